@@ -1,0 +1,416 @@
+/* Chapter 01: shared-memory banks.
+ *
+ * One kernel, many variants: every lane of every warp reads shared memory at
+ *     lane * stride * width + j * width        (j = 0 .. UNROLL-1, then again)
+ * with width 4, 8 or 16 bytes and stride 1..32 elements. The model (common/smem_model) predicts
+ * the wavefronts each of those warp loads needs; the benchmark measures how long they take and
+ * how many bytes each multiprocessor moves per clock. Shifting every lane by j * width moves all
+ * lanes by the same number of banks, so the conflict pattern of a variant is the same for every
+ * j: one model prediction per variant.
+ *
+ * Layout of this file: CPU reference, kernel, launcher, check, benchmark, lesson, main. */
+#include "bank_basics.h"
+#include "bench.h"
+#include "check.h"
+#include "cli.h"
+#include "csv.h"
+#include "device.h"
+#include "smem_access.cuh"
+#include "smem_model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    UNROLL = 32,         /* independent loads per thread per iteration */
+    MAX_STRIDE = 32,     /* elements */
+    BENCH_THREADS = 512, /* 16 warps per block; 4 blocks fill an SM's 64 warp slots */
+    CHECK_THREADS = 96,  /* 3 warps: the check also runs a block size that is not a power of 2 */
+    POISON = 0xdeadbeefu
+};
+static const int WIDTHS[3] = {4, 8, 16};
+
+static const course_cli CLI = {
+    "01_bank_basics",
+    "Shared-memory banks: strided loads of 4, 8 and 16 bytes, the model's wavefronts and the\n"
+    "measured cost, side by side.",
+    "loop iterations per thread at width 4; width W runs N*4/W, so every width reads the same "
+    "bytes",
+    2048, 15};
+
+typedef struct {
+    int width;
+    unsigned stride;
+    char name[16];
+} variant;
+
+static int variant_count(void) { return 3 * MAX_STRIDE; }
+
+static variant variant_at(int i) {
+    variant v;
+    v.width = WIDTHS[i / MAX_STRIDE];
+    v.stride = (unsigned)(i % MAX_STRIDE) + 1;
+    snprintf(v.name, sizeof v.name, "w%d_s%u", v.width, v.stride);
+    return v;
+}
+
+/* Model: the wavefronts of one warp load of this variant, and of its conflict-free version. */
+static int model_wavefronts(int width, unsigned stride) {
+    smem_access a = smem_strided((unsigned)width, SMEM_LOAD, stride, 0);
+    return smem_wavefronts(&a);
+}
+
+/* ---------------------------------------------------------------- CPU reference */
+
+/* What word i of the tile holds: a hash, so that a wrong address gives a wrong sum. */
+static __host__ __device__ unsigned word_value(unsigned i) { return i * 2654435761u + 12345u; }
+
+/* Words of shared memory a block of this variant uses: the 32 lanes' strided span plus the
+ * UNROLL shifts. */
+static unsigned footprint_words(int width, unsigned stride) {
+    return (32u * stride + UNROLL) * (unsigned)width / 4u;
+}
+
+/* The sum a thread in lane `lane` returns after `iters` iterations. */
+static unsigned expected_sum(int width, unsigned stride, int iters, unsigned lane) {
+    unsigned per_iter = 0;
+    for (unsigned j = 0; j < UNROLL; ++j) {
+        unsigned first_word = (lane * stride + j) * (unsigned)width / 4u;
+        for (unsigned k = 0; k < (unsigned)width / 4u; ++k) per_iter += word_value(first_word + k);
+    }
+    return per_iter * (unsigned)iters;
+}
+
+/* ---------------------------------------------------------------- kernel */
+
+/* Every warp reads the same strided pattern, UNROLL independent loads per iteration. Thread 0
+ * of each block records the SM it ran on and the SM clock before and after the loop, so that
+ * bytes per clock per SM come from the SM's own cycle counter, whatever its frequency. */
+template <int W>
+__global__ void __launch_bounds__(BENCH_THREADS, 4)
+    strided_read(unsigned stride, int iters, unsigned* out, unsigned long long* clocks) {
+    extern __shared__ __align__(16) unsigned words[];
+    const unsigned n_words = (32u * stride + UNROLL) * W / 4u;
+    for (unsigned i = threadIdx.x; i < n_words; i += blockDim.x) words[i] = word_value(i);
+    __syncthreads();
+
+    const unsigned lane = threadIdx.x % 32u;
+    const unsigned addr = smem_address(words) + lane * stride * W;
+    unsigned long long start = clock64();
+    unsigned acc = 0;
+    for (int it = 0; it < iters; ++it) {
+#pragma unroll
+        for (int j = 0; j < UNROLL; ++j) acc += word_sum(ld_shared<W>(addr + j * W));
+    }
+    __syncthreads(); /* the block is done when its slowest warp is */
+    if (threadIdx.x == 0) {
+        unsigned smid;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+        clocks[3 * blockIdx.x + 0] = start;
+        clocks[3 * blockIdx.x + 1] = clock64();
+        clocks[3 * blockIdx.x + 2] = smid;
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+/* ---------------------------------------------------------------- launcher */
+
+typedef struct {
+    int width;
+    unsigned stride;
+    int iters, blocks, threads;
+    unsigned* d_out;
+    unsigned long long* d_clocks;
+} run_config;
+
+static size_t smem_bytes(const run_config* c) {
+    return footprint_words(c->width, c->stride) * sizeof(unsigned);
+}
+
+static void launch(void* ctx, int rep) {
+    (void)rep;
+    const run_config* c = (const run_config*)ctx;
+    size_t smem = smem_bytes(c);
+    switch (c->width) {
+    case 4:
+        strided_read<4><<<c->blocks, c->threads, smem>>>(c->stride, c->iters, c->d_out, c->d_clocks);
+        break;
+    case 8:
+        strided_read<8><<<c->blocks, c->threads, smem>>>(c->stride, c->iters, c->d_out, c->d_clocks);
+        break;
+    default:
+        strided_read<16>
+            <<<c->blocks, c->threads, smem>>>(c->stride, c->iters, c->d_out, c->d_clocks);
+    }
+}
+
+/* Blocks of `threads` that fit on one SM at once for this variant. */
+static int resident_blocks(const run_config* c) {
+    int n = 0;
+    size_t smem = smem_bytes(c);
+    switch (c->width) {
+    case 4:
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, strided_read<4>, c->threads, smem));
+        break;
+    case 8:
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, strided_read<8>, c->threads, smem));
+        break;
+    default:
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, strided_read<16>, c->threads, smem));
+    }
+    if (n < 1) die("strided_read<%d> cannot run %d threads with %zu bytes of shared memory", c->width, c->threads, smem);
+    return n;
+}
+
+/* ---------------------------------------------------------------- check */
+
+/* Poisons the output, runs one launch, compares every thread's sum with the CPU. Returns the
+ * number of wrong threads (and prints the first). */
+static int run_and_verify(run_config* c) {
+    size_t n = (size_t)c->blocks * (size_t)c->threads;
+    unsigned* h = (unsigned*)malloc(n * sizeof *h);
+    if (!h) die("out of host memory");
+    for (size_t i = 0; i < n; ++i) h[i] = POISON;
+    CUDA_CHECK(cudaMemcpy(c->d_out, h, n * sizeof *h, cudaMemcpyHostToDevice));
+    launch(c, 0);
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaMemcpy(h, c->d_out, n * sizeof *h, cudaMemcpyDeviceToHost));
+    int wrong = 0;
+    for (size_t i = 0; i < n; ++i) {
+        unsigned want = expected_sum(c->width, c->stride, c->iters, (unsigned)(i % 32));
+        if (h[i] != want && wrong++ == 0)
+            printf("  w%d_s%u: thread %zu returned %08x, expected %08x\n", c->width, c->stride, i,
+                   h[i], want);
+    }
+    free(h);
+    return wrong;
+}
+
+/* --check: every selected variant at small, odd launch shapes. */
+static int check_variants(const course_device* dev, const variant* sel, int n_sel,
+                          unsigned* d_out, unsigned long long* d_clocks) {
+    static const int shapes[][3] = {{1, 1, 32}, {3, 3, CHECK_THREADS}, {2, 5, BENCH_THREADS}};
+    int failed = 0;
+    for (int v = 0; v < n_sel; ++v) {
+        int wrong = 0;
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
+            run_config c = {sel[v].width, sel[v].stride, shapes[s][1], shapes[s][0], shapes[s][2],
+                            d_out, d_clocks};
+            wrong += run_and_verify(&c);
+        }
+        failed += wrong != 0;
+    }
+    (void)dev;
+    printf("check: %d of %d variants correct\n", n_sel - failed, n_sel);
+    return failed ? EXIT_CHECK_FAILED : EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- benchmark */
+
+typedef struct {
+    variant v;
+    int model_wf, ideal_wf;
+    bench_result t;
+    double bytes_per_clk_sm; /* from the SM cycle counters */
+    double slowdown;         /* median time / median time of stride 1 at the same width */
+    int launches;            /* every launch of this variant, the verifying one included */
+} measurement;
+
+/* Bytes per clock per SM of the last launch: for each SM, the bytes its blocks read over the
+ * cycles from the first block's start to the last block's end; averaged over the SMs. */
+static double bytes_per_clock(const run_config* c, const course_device* dev) {
+    size_t n = 3 * (size_t)c->blocks;
+    unsigned long long* h = (unsigned long long*)malloc(n * sizeof *h);
+    unsigned long long *first = (unsigned long long*)calloc((size_t)dev->sm_count, sizeof *first),
+                       *last = (unsigned long long*)calloc((size_t)dev->sm_count, sizeof *last);
+    int* blocks_on = (int*)calloc((size_t)dev->sm_count, sizeof *blocks_on);
+    if (!h || !first || !last || !blocks_on) die("out of host memory");
+    CUDA_CHECK(cudaMemcpy(h, c->d_clocks, n * sizeof *h, cudaMemcpyDeviceToHost));
+    for (int b = 0; b < c->blocks; ++b) {
+        unsigned long long start = h[3 * b], end = h[3 * b + 1];
+        int sm = (int)h[3 * b + 2];
+        if (sm < 0 || sm >= dev->sm_count) die("block %d reported SM %d", b, sm);
+        if (!blocks_on[sm] || start < first[sm]) first[sm] = start;
+        if (!blocks_on[sm] || end > last[sm]) last[sm] = end;
+        ++blocks_on[sm];
+    }
+    double bytes_per_block = (double)c->threads * c->iters * UNROLL * c->width, sum = 0;
+    int used = 0;
+    for (int sm = 0; sm < dev->sm_count; ++sm) {
+        if (!blocks_on[sm]) continue;
+        sum += bytes_per_block * blocks_on[sm] / (double)(last[sm] - first[sm]);
+        ++used;
+    }
+    free(h);
+    free(first);
+    free(last);
+    free(blocks_on);
+    return used ? sum / used : 0;
+}
+
+static int bench_variants(const course_device* dev, const course_args* args, const variant* sel,
+                          int n_sel, measurement* m, unsigned* d_out,
+                          unsigned long long* d_clocks) {
+    int failed = 0;
+    for (int i = 0; i < n_sel; ++i) {
+        run_config c = {sel[i].width, sel[i].stride, 0, 0, BENCH_THREADS, d_out, d_clocks};
+        c.iters = (int)(args->size * 4 / sel[i].width);
+        if (c.iters < 1) c.iters = 1;
+        c.blocks = resident_blocks(&c) * dev->sm_count; /* one full wave */
+        m[i].v = sel[i];
+        m[i].model_wf = model_wavefronts(sel[i].width, sel[i].stride);
+        m[i].ideal_wf = model_wavefronts(sel[i].width, 1);
+        m[i].t = bench_run(launch, &c, 2, (int)args->reps, 1);
+        m[i].bytes_per_clk_sm = bytes_per_clock(&c, dev);
+        /* A benchmark is not a test, but a wrong result makes its time meaningless. */
+        m[i].launches = m[i].t.launches + 1;
+        if (run_and_verify(&c)) {
+            printf("  %s: benchmark result wrong\n", sel[i].name);
+            failed = 1;
+        }
+    }
+    for (int i = 0; i < n_sel; ++i) {
+        m[i].slowdown = NAN;
+        for (int j = 0; j < n_sel; ++j)
+            if (m[j].v.width == m[i].v.width && m[j].v.stride == 1)
+                m[i].slowdown = m[i].t.median_ms / m[j].t.median_ms;
+    }
+    return failed ? EXIT_CHECK_FAILED : EXIT_OK;
+}
+
+static void print_measurements(const measurement* m, int n) {
+    printf("\n%-8s %6s %9s %10s %10s %10s %9s %9s %8s\n", "variant", "model", "model", "median",
+           "min", "max", "B/clk/SM", "measured", "measured");
+    printf("%-8s %6s %9s %10s %10s %10s %9s %9s %8s\n", "", "wf", "ratio", "ms", "ms", "ms", "",
+           "slowdown", "/model");
+    for (int i = 0; i < n; ++i) {
+        double ratio = (double)m[i].model_wf / m[i].ideal_wf;
+        printf("%-8s %6d %9.2f %10.4f %10.4f %10.4f %9.1f %9.2f %8.3f\n", m[i].v.name,
+               m[i].model_wf, ratio, m[i].t.median_ms, m[i].t.min_ms, m[i].t.max_ms,
+               m[i].bytes_per_clk_sm, m[i].slowdown, m[i].slowdown / ratio);
+    }
+}
+
+static void write_csv(const char* path, const course_device* dev, const course_args* args,
+                      const measurement* m, int n) {
+    FILE* f = csv_open(path, dev, args->command_line,
+                       "variant,width,stride,model_wavefronts,ideal_wavefronts,model_ratio,"
+                       "median_ms,min_ms,max_ms,reps,bytes_per_clk_sm,slowdown,launches,"
+                       "model_ld_wavefronts_per_request,model_st_wavefronts_per_request");
+    for (int i = 0; i < n; ++i)
+        fprintf(f, "%s,%d,%u,%d,%d,%.4f,%.6f,%.6f,%.6f,%d,%.3f,%.4f,%d,%d,%d\n", m[i].v.name,
+                m[i].v.width, m[i].v.stride, m[i].model_wf, m[i].ideal_wf,
+                (double)m[i].model_wf / m[i].ideal_wf, m[i].t.median_ms, m[i].t.min_ms,
+                m[i].t.max_ms, m[i].t.reps, m[i].bytes_per_clk_sm, m[i].slowdown, m[i].launches, m[i].model_wf, 1 /* the fill loop's contiguous 4-byte stores */);
+    csv_close(f, path);
+}
+
+/* ---------------------------------------------------------------- lesson */
+
+static unsigned gcd(unsigned a, unsigned b) { return b ? gcd(b, a % b) : a; }
+
+static void print_model_tables(void) {
+    printf("Shared memory: 32 banks x 4 bytes. Byte b is in bank (b / 4) %% 32; one wavefront\n"
+           "serves each bank once, so one wavefront moves at most 128 bytes.\n\n");
+    printf("Warp loads lane * stride * width (model, common/smem_model):\n");
+    printf("%6s | %16s | %16s | %16s\n", "stride", "4 B: wavefronts", "8 B: wavefronts",
+           "16 B: wavefronts");
+    for (unsigned s = 1; s <= MAX_STRIDE; ++s) {
+        printf("%6u |", s);
+        for (int w = 0; w < 3; ++w)
+            printf(" %9d (x%-4.2g)|", model_wavefronts(WIDTHS[w], s),
+                   (double)model_wavefronts(WIDTHS[w], s) / model_wavefronts(WIDTHS[w], 1));
+        printf(s == 1 ? "  ideal: 1, 2, 4\n" : "\n");
+    }
+    printf("\nThe stride rule for 4-byte words: stride s puts gcd(s, 32) lanes in each bank it "
+           "uses,\nso the conflict degree is gcd(s, 32): ");
+    for (unsigned s = 1; s <= 8; ++s) printf("s=%u->%u ", s, gcd(s, 32));
+    printf("... odd strides are free.\n");
+
+    smem_access bcast = smem_strided(4, SMEM_LOAD, 0, 0);
+    printf("\nBroadcast: all 32 lanes read one word -> %d wavefront%s (model). ", smem_wavefronts(&bcast),
+           smem_wavefronts(&bcast) == 1 ? "" : "s");
+    smem_access two = bcast;
+    for (int l = 16; l < 32; ++l) two.offset[l] = 128; /* same bank, other word */
+    printf("Half the lanes on word 0, half on word 32 (both bank 0) -> %d wavefronts.\n",
+           smem_wavefronts(&two));
+}
+
+static void print_summary(const course_device* dev, const measurement* m, int n) {
+    char desc[512];
+    course_device_describe(dev, desc, sizeof desc);
+    printf("\n## 01_bank_basics summary\n\n%s\n\n", desc);
+    printf("| width | conflict-free B/clk/SM | of 128 | worst slowdown/model over N-way points |\n");
+    printf("| ---: | ---: | ---: | ---: |\n");
+    for (int w = 0; w < 3; ++w) {
+        double free_bw = NAN, worst = 1;
+        for (int i = 0; i < n; ++i) {
+            if (m[i].v.width != WIDTHS[w]) continue;
+            if (m[i].model_wf == m[i].ideal_wf && m[i].v.stride == 1)
+                free_bw = m[i].bytes_per_clk_sm;
+            double q = m[i].slowdown / ((double)m[i].model_wf / m[i].ideal_wf);
+            if (m[i].model_wf > m[i].ideal_wf && fabs(q - 1) > fabs(worst - 1)) worst = q;
+        }
+        printf("| %d B | %.1f | %.0f%% | %.3f |\n", WIDTHS[w], free_bw, 100 * free_bw / 128, worst);
+    }
+}
+
+/* ---------------------------------------------------------------- main */
+
+int main(int argc, char** argv) {
+    course_args args;
+    int rc = course_parse_args(&CLI, argc, argv, &args);
+    if (rc >= 0) return rc;
+
+    variant* sel = (variant*)malloc((size_t)variant_count() * sizeof *sel);
+    if (!sel) die("out of host memory");
+    int n_sel = 0;
+    for (int i = 0; i < variant_count(); ++i) {
+        variant v = variant_at(i);
+        if (!args.variant || !strcmp(args.variant, v.name)) sel[n_sel++] = v;
+    }
+    if (!n_sel) return course_usage_error(&CLI, "unknown variant '%s' (see --list)", args.variant);
+    if (args.list) {
+        for (int i = 0; i < n_sel; ++i)
+            printf("%-8s  %2d-byte loads, stride %2u: %2d wavefronts (ideal %d)\n", sel[i].name,
+                   sel[i].width, sel[i].stride, model_wavefronts(sel[i].width, sel[i].stride),
+                   model_wavefronts(sel[i].width, 1));
+        return EXIT_OK;
+    }
+    int lesson = !args.check && !args.bench;
+    if (lesson) print_model_tables();
+
+    course_device dev;
+    rc = course_device_open(&dev, 7, 0, "the shared-memory benchmark");
+    if (rc != EXIT_OK) return rc;
+    char desc[512];
+    course_device_describe(&dev, desc, sizeof desc);
+    printf("\n%s, %d SMs\n", desc, dev.sm_count);
+
+    size_t max_threads = 0;
+    unsigned* d_out;
+    unsigned long long* d_clocks;
+    {
+        int per_sm = 2048 / BENCH_THREADS + 1;
+        max_threads = (size_t)dev.sm_count * (size_t)per_sm * BENCH_THREADS;
+        CUDA_CHECK(cudaMalloc(&d_out, max_threads * sizeof *d_out));
+        CUDA_CHECK(cudaMalloc(&d_clocks, 3 * (max_threads / 32) * sizeof *d_clocks));
+    }
+    rc = EXIT_OK;
+    if (args.check || lesson) rc = check_variants(&dev, sel, n_sel, d_out, d_clocks);
+    if (rc == EXIT_OK && !args.check) {
+        measurement* m = (measurement*)calloc((size_t)n_sel, sizeof *m);
+        if (!m) die("out of host memory");
+        rc = bench_variants(&dev, &args, sel, n_sel, m, d_out, d_clocks);
+        print_measurements(m, n_sel);
+        if (args.csv) write_csv(args.csv, &dev, &args, m, n_sel);
+        if (lesson) print_summary(&dev, m, n_sel);
+        free(m);
+    }
+    CUDA_CHECK(cudaFree(d_out));
+    CUDA_CHECK(cudaFree(d_clocks));
+    free(sel);
+    return rc;
+}

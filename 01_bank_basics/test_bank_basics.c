@@ -1,0 +1,52 @@
+/* Chapter 01 exercise test: exercise_bank_of and exercise_wavefronts_4byte against the course's
+ * calibrated model (common/smem_model) on strides, broadcasts, partial masks and random warps. */
+#include "bank_basics.h"
+#include "smem_model.h"
+#include "test_util.h"
+
+#include <stdlib.h>
+
+static int wrong_banks, wrong_wavefronts;
+
+static void check_bank(unsigned offset) {
+    unsigned got = exercise_bank_of(offset);
+    EXPECT(got == smem_bank(offset), "exercise_bank_of(%u) = %u, want %u", offset, got,
+           smem_bank(offset));
+    wrong_banks += got != smem_bank(offset);
+}
+
+static void check_access(const smem_access* a, const char* what) {
+    int want = smem_wavefronts(a), got = exercise_wavefronts_4byte(a->offset, a->mask);
+    EXPECT(got == want, "%s: exercise_wavefronts_4byte = %d, want %d (offsets %u %u %u ..., mask %08x)",
+           what, got, want, a->offset[0], a->offset[1], a->offset[2], a->mask);
+    wrong_wavefronts += got != want;
+}
+
+int main(void) {
+    for (unsigned o = 0; o < 4096; o += 4) check_bank(o);
+    check_bank(0xfffffffcu);
+    srand(7);
+    for (int i = 0; i < 1000; ++i) check_bank(((unsigned)rand() << 2) & ~3u);
+
+    for (unsigned s = 0; s <= 64; ++s) {
+        smem_access a = smem_strided(4, SMEM_LOAD, s, 4 * s);
+        check_access(&a, "stride");
+        a.mask = 0x0000ffffu;
+        check_access(&a, "stride, half the lanes");
+        a.mask = 0x80000001u;
+        check_access(&a, "stride, lanes 0 and 31");
+    }
+    for (int i = 0; i < 3000; ++i) {
+        smem_access a = smem_strided(4, SMEM_LOAD, 0, 0);
+        unsigned words = 1u << (3 + i % 8); /* 8 .. 1024 words: from many repeats to few */
+        for (int lane = 0; lane < 32; ++lane) a.offset[lane] = 4u * ((unsigned)rand() % words);
+        a.mask = i % 3 ? 0xffffffffu : (unsigned)rand() | 1u;
+        check_access(&a, "random");
+    }
+    if (wrong_banks || wrong_wavefronts)
+        printf("\n%d bank answers and %d wavefront answers differ from the model.\n"
+               "Hint: bank = (byte_offset / 4) %% 32; wavefronts = the largest number of distinct\n"
+               "words any one bank must deliver (lanes asking for the same word share it).\n",
+               wrong_banks, wrong_wavefronts);
+    return test_finish("test_bank_basics");
+}

@@ -1,0 +1,61 @@
+# Helpers every chapter uses to register its program, tests and exercise the same way.
+
+set(COURSE_SCRIPTS ${CMAKE_SOURCE_DIR}/scripts)
+set(COURSE_CHAPTERS "" CACHE INTERNAL "chapter programs")
+
+# course_test(NAME <name> LABELS <labels> COMMAND <cmd...>)
+# Exit code 77 means skipped (no GPU, no tool): CTest reports it as skipped, never as passed.
+function(course_test)
+  cmake_parse_arguments(T "" "NAME" "LABELS;COMMAND" ${ARGN})
+  add_test(NAME ${T_NAME} COMMAND ${T_COMMAND})
+  set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}" SKIP_RETURN_CODE 77)
+endfunction()
+
+# course_chapter(<NN_topic> PROGRAM <topic.cu> TEST <test_topic.c>
+#                [NCU_KERNELS <regex> NCU_ARGS <program args...>])
+# Builds build/bin/<NN_topic> and registers the chapter's tests:
+#   cpu       usage errors exit 2; the exercise's test linked with solution.cu
+#   gpu       <NN_topic> --check
+#   sanitize  compute-sanitizer memcheck, racecheck, synccheck and initcheck over --check
+#   ncu       the benchmark kernels' shared-memory wavefronts per request equal the model's
+#   plot      plot.gp turns the committed results/h200.csv into PNGs
+#   exercise  the test linked with exercise.cu (COURSE_EXERCISES=ON)
+function(course_chapter chapter)
+  cmake_parse_arguments(C "" "PROGRAM;TEST;NCU_KERNELS" "NCU_ARGS" ${ARGN})
+  set(dir ${CMAKE_CURRENT_SOURCE_DIR})
+  add_executable(${chapter} ${C_PROGRAM})
+  target_link_libraries(${chapter} PRIVATE course_cuda)
+  set(COURSE_CHAPTERS ${COURSE_CHAPTERS} ${chapter} CACHE INTERNAL "chapter programs")
+  set(bin $<TARGET_FILE:${chapter}>)
+
+  course_test(NAME ${chapter}.usage LABELS cpu
+              COMMAND ${COURSE_SCRIPTS}/expect_exit.sh 2 ${bin} --no-such-flag)
+  course_test(NAME ${chapter}.usage_variant LABELS cpu
+              COMMAND ${COURSE_SCRIPTS}/expect_exit.sh 2 ${bin} --variant no_such_variant)
+  course_test(NAME ${chapter}.usage_size LABELS cpu
+              COMMAND ${COURSE_SCRIPTS}/expect_exit.sh 2 ${bin} --size -3)
+  course_test(NAME ${chapter}.check LABELS gpu COMMAND ${bin} --check)
+  foreach(tool memcheck racecheck synccheck initcheck)
+    course_test(NAME ${chapter}.${tool} LABELS sanitize
+                COMMAND ${COURSE_SCRIPTS}/sanitize.sh ${tool} $<TARGET_FILE:course_gpu_probe>
+                        ${bin} --check)
+  endforeach()
+  if(C_NCU_KERNELS)
+    course_test(NAME ${chapter}.ncu LABELS ncu
+                COMMAND python3 ${COURSE_SCRIPTS}/ncu_check.py --probe $<TARGET_FILE:course_gpu_probe>
+                        --kernels "${C_NCU_KERNELS}" -- ${bin} ${C_NCU_ARGS})
+  endif()
+  course_test(NAME ${chapter}.plot LABELS plot
+              COMMAND ${COURSE_SCRIPTS}/plot_check.sh ${dir}/plot.gp ${dir}/results/h200.csv
+                      ${CMAKE_BINARY_DIR}/plot_check/${chapter})
+
+  # The exercise's test: always against the solution; against the stub when asked.
+  add_executable(test_${chapter} ${C_TEST} solution.cu)
+  target_link_libraries(test_${chapter} PRIVATE course_core)
+  course_test(NAME ${chapter}.solution LABELS cpu COMMAND test_${chapter})
+  if(COURSE_EXERCISES)
+    add_executable(test_${chapter}_exercise ${C_TEST} exercise.cu)
+    target_link_libraries(test_${chapter}_exercise PRIVATE course_core)
+    course_test(NAME ${chapter}.exercise LABELS exercise COMMAND test_${chapter}_exercise)
+  endif()
+endfunction()

@@ -1,0 +1,39 @@
+/* Timing with CUDA events: warm-up launches first, then each repetition between its own pair of
+ * events; the result is the median, min and max over the repetitions.
+ * DRAM-bound kernels rotate among input sets totalling well over the L2 (bench_rotation_sets),
+ * so that no repetition finds its input in cache. */
+#ifndef COURSE_BENCH_H
+#define COURSE_BENCH_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    double median_ms, min_ms, max_ms;
+    int reps;
+    int launches; /* warm-up + timed: what a profiler sees for this measurement */
+} bench_result;
+
+/* Enqueues one repetition (one or more kernel launches) on the default stream. rep counts from
+ * 0 over the warm-up and the timed repetitions, so a launcher can pick buffer set rep % sets. */
+typedef void (*bench_fn)(void* ctx, int rep);
+
+/* Runs fn warmup times untimed, then reps times timed; checks every launch. A repetition that
+ * launches k kernels should pass kernels_per_rep = k so that `launches` is right. */
+bench_result bench_run(bench_fn fn, void* ctx, int warmup, int reps, int kernels_per_rep);
+
+/* How many input sets of bytes_per_set each to rotate among so that together they are at least
+ * four times the L2 (at least 1). */
+int bench_rotation_sets(size_t bytes_per_set, size_t l2_bytes);
+
+/* Median, min and max of n values (sorts v in place). */
+void bench_stats(double* v, int n, double* median, double* min, double* max);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Calibrates the shared-memory model against the hardware, and re-checks the calibration.
+
+  calibrate.py measure --probe BIN --patterns patterns.txt --out h200.csv
+      runs smem_probe under Nsight Compute and writes the measured table (the committed test
+      data: one row per pattern, wavefronts and instructions as the counters report them)
+  calibrate.py compare --probe BIN --table h200.csv
+      measures the table's patterns again on this GPU and fails on any row that differs
+  calibrate.py sass --probe BIN
+      checks the machine code: each probe kernel holds exactly one LDS/STS of its width
+
+Exit codes: 0 ok, 1 mismatch, 77 skipped (no GPU, no ncu or no cuobjdump).
+"""
+import argparse
+import csv
+import datetime
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+METRICS = {
+    "load": ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+             "smsp__sass_inst_executed_op_shared_ld.sum"),
+    "store": ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+              "smsp__sass_inst_executed_op_shared_st.sum"),
+}
+SKIP = 77
+
+
+def skip(why):
+    print(f"skipped: {why}")
+    sys.exit(SKIP)
+
+
+def find_tool(name):
+    path = shutil.which(name)
+    for d in ("/usr/local/cuda/bin", "/opt/nvidia/nsight-compute"):
+        if not path and os.path.exists(os.path.join(d, name)):
+            path = os.path.join(d, name)
+    return path
+
+
+def require_gpu(gpu_probe):
+    if gpu_probe and subprocess.run([gpu_probe], stdout=subprocess.DEVNULL).returncode != 0:
+        skip("no usable CUDA device")
+
+
+def read_patterns(path):
+    """[(name, op, width, mask, [offsets])] from a pattern file."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            p = line.split()
+            out.append((p[0], p[1], int(p[2]), int(p[3], 16), [int(x) for x in p[4:36]]))
+    return out
+
+
+def write_patterns(patterns, path):
+    with open(path, "w") as f:
+        for name, op, w, mask, offs in patterns:
+            f.write(f"{name} {op} {w} {mask:08x} " + " ".join(map(str, offs)) + "\n")
+
+
+def ncu_version(ncu):
+    out = subprocess.run([ncu, "--version"], capture_output=True, text=True).stdout
+    m = re.search(r"Version ([0-9.]+)", out)
+    return m.group(1) if m else "unknown"
+
+
+def measure(probe, patterns, ncu):
+    """Runs one launch per pattern under ncu; returns [(wavefronts, instructions)] in order."""
+    metrics = sorted({m for pair in METRICS.values() for m in pair})
+    with tempfile.TemporaryDirectory() as tmp:
+        pfile = os.path.join(tmp, "patterns.txt")
+        report = os.path.join(tmp, "probe")
+        write_patterns(patterns, pfile)
+        run = subprocess.run([ncu, "--clock-control", "none", "--metrics", ",".join(metrics),
+                              "--export", report, "--force-overwrite", probe, pfile],
+                             capture_output=True, text=True)
+        if run.returncode != 0:
+            sys.stderr.write(run.stdout[-4000:] + run.stderr[-4000:])
+            sys.exit(f"ncu failed with exit code {run.returncode}")
+        raw = subprocess.run([ncu, "--import", report + ".ncu-rep", "--csv", "--page", "raw",
+                              "--print-units", "base", "--metrics", ",".join(metrics)],
+                             capture_output=True, text=True, check=True).stdout
+    rows = [r for r in csv.DictReader(raw.splitlines()) if r.get("ID", "").strip().isdigit()]
+    rows.sort(key=lambda r: int(r["ID"]))
+    if len(rows) != len(patterns):
+        sys.exit(f"ncu profiled {len(rows)} launches for {len(patterns)} patterns")
+
+    def number(s):
+        return int(float(s.replace(",", "")))
+
+    out = []
+    for (name, op, *_), r in zip(patterns, rows):
+        wf, inst = METRICS[op]
+        out.append((number(r[wf]), number(r[inst])))
+    return out
+
+
+def gpu_description():
+    q = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,compute_cap",
+                        "--format=csv,noheader"], capture_output=True, text=True)
+    return [s.strip() for s in q.stdout.splitlines()[0].split(",")] if q.returncode == 0 else \
+        ["unknown", "unknown", "unknown"]
+
+
+def read_table(path):
+    with open(path) as f:
+        lines = [l for l in f if not l.startswith("#")]
+    rows = []
+    for r in csv.DictReader(lines):
+        rows.append(((r["name"], r["op"], int(r["width"]), int(r["mask"], 16),
+                      [int(x) for x in r["offsets"].split()]),
+                     (int(r["wavefronts"]), int(r["instructions"]))))
+    return rows
+
+
+def cmd_measure(a):
+    ncu = find_tool("ncu") or skip("ncu not found")
+    require_gpu(a.gpu_probe)
+    patterns = read_patterns(a.patterns)
+    results = measure(a.probe, patterns, ncu)
+    name, driver, cc = gpu_description()
+    today = datetime.date.today().isoformat()
+    with open(a.out, "w") as f:
+        f.write(f"# Shared-memory wavefronts measured by Nsight Compute, one warp instruction per "
+                f"launch (common/calibration/calibrate.py)\n")
+        f.write(f"# gpu: {name}\n# compute capability: {cc}\n# driver: {driver}\n")
+        f.write(f"# ncu: {ncu_version(ncu)}, --clock-control none\n# date: {today}\n")
+        f.write("# wavefronts: l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum\n")
+        f.write("# instructions: smsp__sass_inst_executed_op_shared_{ld,st}.sum\n")
+        f.write("name,op,width,mask,wavefronts,instructions,offsets\n")
+        for (pname, op, w, mask, offs), (wf, inst) in zip(patterns, results):
+            f.write(f"{pname},{op},{w},{mask:08x},{wf},{inst},{' '.join(map(str, offs))}\n")
+    bad = [p[0] + ":" + p[1] for p, (wf, inst) in zip(patterns, results) if inst != 1]
+    print(f"measured {len(patterns)} patterns into {a.out}")
+    if bad:
+        sys.exit(f"{len(bad)} patterns did not execute exactly one instruction: {bad[:5]}")
+
+
+def table_compute_capability(path):
+    with open(path) as f:
+        for line in f:
+            if line.startswith("# compute capability:"):
+                return line.split(":", 1)[1].strip()
+    return "unknown"
+
+
+def cmd_compare(a):
+    ncu = find_tool("ncu") or skip("ncu not found")
+    require_gpu(a.gpu_probe)
+    want_cc, have_cc = table_compute_capability(a.table), gpu_description()[2]
+    if want_cc != have_cc:
+        skip(f"the table was measured on compute capability {want_cc}, this GPU is {have_cc}; "
+             f"measure your own with: calibrate.py measure")
+    table = read_table(a.table)
+    results = measure(a.probe, [p for p, _ in table], ncu)
+    bad = 0
+    for (p, (wf, inst)), (mwf, minst) in zip(table, results):
+        if (wf, inst) != (mwf, minst):
+            bad += 1
+            print(f"MISMATCH {p[0]} {p[1]}: table {wf} wavefronts/{inst} instr, "
+                  f"measured {mwf}/{minst}")
+    print(f"{len(table) - bad} of {len(table)} calibration rows measured again identically")
+    sys.exit(1 if bad else 0)
+
+
+def cmd_sass(a):
+    cuobjdump = find_tool("cuobjdump") or skip("cuobjdump not found")
+    sass = subprocess.run([cuobjdump, "--dump-sass", a.probe], capture_output=True, text=True,
+                          check=True).stdout
+    kernels = re.split(r"\n\s*Function : ", sass)[1:]
+    want = {"4": "", "8": ".64", "16": ".128"}
+    checked = 0
+    bad = 0
+    for k in kernels:
+        name = k.split("\n", 1)[0].strip()
+        m = re.match(r"_Z\d+probe_(load|store)ILi(\d+)EE", name)
+        if not m:
+            continue
+        op, width = m.groups()
+        mnemonic = "LDS" if op == "load" else "STS"
+        found = re.findall(r"\b(LDS|STS)(\.[A-Z0-9.]+)?\b", k)
+        ok = len(found) == 1 and found[0][0] == mnemonic and \
+            (found[0][1] or "").replace(".U", "") == want[width]
+        print(f"{'ok ' if ok else 'BAD'} probe_{op}<{width}>: {found}")
+        checked += 1
+        bad += not ok
+    if checked != 6:
+        sys.exit(f"expected 6 probe kernels in the SASS, found {checked}")
+    sys.exit(1 if bad else 0)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    m = sub.add_parser("measure")
+    m.add_argument("--probe", required=True)
+    m.add_argument("--patterns", required=True)
+    m.add_argument("--out", required=True)
+    c = sub.add_parser("compare")
+    c.add_argument("--probe", required=True)
+    c.add_argument("--table", required=True)
+    s = sub.add_parser("sass")
+    s.add_argument("--probe", required=True)
+    for p in (m, c):
+        p.add_argument("--gpu-probe", help="course_gpu_probe: skip (77) when it finds no GPU")
+    a = ap.parse_args()
+    {"measure": cmd_measure, "compare": cmd_compare, "sass": cmd_sass}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    main()

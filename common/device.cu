@@ -1,0 +1,72 @@
+#include "device.h"
+
+#include "check.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* A kernel that does nothing: asking for its attributes tells whether this build carries code
+ * that the GPU can run. */
+static __global__ void course_build_probe() {}
+
+/* The driver's release as nvidia-smi shows it; Linux publishes it in /proc. */
+static void read_driver_release(char* buf, size_t len) {
+    snprintf(buf, len, "unknown");
+    FILE* f = fopen("/proc/driver/nvidia/version", "r");
+    if (!f) return;
+    char line[512];
+    if (fgets(line, sizeof line, f)) {
+        const char* p = strstr(line, "Module");
+        char release[64];
+        if (p && sscanf(p + strlen("Module"), " %63s", release) == 1)
+            snprintf(buf, len, "%s", release);
+    }
+    fclose(f);
+}
+
+int course_device_open(course_device* d, int min_major, int min_minor, const char* what) {
+    memset(d, 0, sizeof *d);
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess || count == 0) {
+        printf("skipped: no CUDA device (%s); %s needs a GPU of compute capability %d.%d or "
+               "newer\n",
+               err != cudaSuccess ? cudaGetErrorString(err) : "none found", what, min_major,
+               min_minor);
+        return EXIT_SKIPPED;
+    }
+    cudaDeviceProp p;
+    CUDA_CHECK(cudaGetDeviceProperties(&p, 0));
+    d->id = 0;
+    snprintf(d->name, sizeof d->name, "%s", p.name);
+    d->cc_major = p.major;
+    d->cc_minor = p.minor;
+    if (p.major * 10 + p.minor < min_major * 10 + min_minor) {
+        printf("skipped: %s has compute capability %d.%d; %s needs %d.%d or newer\n", p.name,
+               p.major, p.minor, what, min_major, min_minor);
+        return EXIT_SKIPPED;
+    }
+    CUDA_CHECK(cudaSetDevice(0));
+    d->sm_count = p.multiProcessorCount;
+    CUDA_CHECK(cudaDeviceGetAttribute(&d->clock_khz, cudaDevAttrClockRate, 0));
+    d->l2_bytes = (size_t)p.l2CacheSize;
+    d->smem_per_sm = p.sharedMemPerMultiprocessor;
+    d->smem_per_block_optin = p.sharedMemPerBlockOptin;
+    CUDA_CHECK(cudaRuntimeGetVersion(&d->runtime_version));
+    CUDA_CHECK(cudaDriverGetVersion(&d->driver_version));
+    read_driver_release(d->driver, sizeof d->driver);
+
+    struct cudaFuncAttributes attr;
+    err = cudaFuncGetAttributes(&attr, course_build_probe);
+    if (err != cudaSuccess)
+        die("this build has no code for %s (compute capability %d.%d): %s. Reconfigure with "
+            "-DCMAKE_CUDA_ARCHITECTURES=%d%d and rebuild",
+            p.name, p.major, p.minor, cudaGetErrorString(err), p.major, p.minor);
+    return EXIT_OK;
+}
+
+void course_device_describe(const course_device* d, char* buf, size_t len) {
+    snprintf(buf, len, "%s, compute capability %d.%d, CUDA runtime %d.%d, driver %s", d->name,
+             d->cc_major, d->cc_minor, d->runtime_version / 1000, d->runtime_version % 1000 / 10,
+             d->driver);
+}

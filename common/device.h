@@ -1,0 +1,37 @@
+/* Finding the GPU: a chapter asks for the compute capability it needs and gets either the
+ * device's properties or EXIT_SKIPPED with a message that says what was missing. */
+#ifndef COURSE_DEVICE_H
+#define COURSE_DEVICE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    int id;
+    char name[256];
+    int cc_major, cc_minor;
+    int sm_count;
+    int clock_khz;            /* maximum SM clock */
+    size_t l2_bytes;
+    size_t smem_per_sm;       /* shared memory per multiprocessor */
+    size_t smem_per_block_optin; /* the most one block may ask for */
+    int runtime_version, driver_version; /* CUDA versions, e.g. 13000 */
+    char driver[64]; /* the kernel driver's release, e.g. "580.159.04", or "unknown" */
+} course_device;
+
+/* Opens device 0 and checks that it has compute capability >= min_major.min_minor and that this
+ * build carries code for it. Returns EXIT_OK, or prints why and returns EXIT_SKIPPED (no device,
+ * GPU too old for `what`). A build without code for the GPU is a hard error (exit 1). */
+int course_device_open(course_device* d, int min_major, int min_minor, const char* what);
+
+/* "NVIDIA H200, compute capability 9.0, CUDA runtime 13.0, driver 580.159.04" */
+void course_device_describe(const course_device* d, char* buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

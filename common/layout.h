@@ -1,0 +1,43 @@
+/* Index functions for a 2-D tile in shared memory: where element (row, col) lives, counted in
+ * elements from the start of the tile. One definition serves kernels (__host__ __device__ under
+ * nvcc), CPU tests and the bank-map pictures (plain static inline under a C compiler), so what
+ * the tests prove is what the kernels run.
+ *
+ *   plain   row * cols + col                 column walks hit one bank: 32-way conflict
+ *   padded  row * (cols + pad) + col         pad shifts each row by pad banks
+ *   xor     row * cols + (col ^ (row % cols)) permutes each row; no extra bytes
+ *
+ * The XOR swizzle for cols = 32 (5 column bits), one 32-bit word per element:
+ *
+ *      row bits   r4 r3 r2 r1 r0
+ *      col bits   c4 c3 c2 c1 c0
+ *      stored at  row * 32 + (c4^r4 c3^r3 c2^r2 c1^r1 c0^r0)
+ *
+ * For a fixed row, col -> col ^ row is its own inverse, so it is a permutation of the row: no
+ * two columns collide and every row still fills its 32 slots. For a fixed col, the 32 rows of a
+ * column land on 32 different slots, hence 32 different banks. */
+#ifndef COURSE_LAYOUT_H
+#define COURSE_LAYOUT_H
+
+#if defined(__CUDACC__)
+#define COURSE_HD static inline __host__ __device__
+#else
+#define COURSE_HD static inline
+#endif
+
+typedef enum { LAYOUT_PLAIN = 0, LAYOUT_PADDED = 1, LAYOUT_XOR = 2 } layout_kind;
+
+COURSE_HD unsigned layout_plain(unsigned row, unsigned col, unsigned cols) {
+    return row * cols + col;
+}
+
+COURSE_HD unsigned layout_padded(unsigned row, unsigned col, unsigned cols, unsigned pad) {
+    return row * (cols + pad) + col;
+}
+
+/* cols must be a power of two. */
+COURSE_HD unsigned layout_xor(unsigned row, unsigned col, unsigned cols) {
+    return row * cols + (col ^ (row & (cols - 1)));
+}
+
+#endif

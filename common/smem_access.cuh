@@ -1,0 +1,72 @@
+/* One shared-memory instruction of a chosen width, written in PTX so that the compiler can
+ * neither drop it, merge it, hoist it out of a loop nor split it into narrower accesses:
+ * ld_shared<4> is one LDS, ld_shared<16> one LDS.128, st_shared<8> one STS.64.
+ * Addresses are 32-bit shared-window addresses (smem_address(ptr) + byte offset). */
+#ifndef COURSE_SMEM_ACCESS_CUH
+#define COURSE_SMEM_ACCESS_CUH
+
+#include <cuda_runtime.h>
+
+static __device__ __forceinline__ unsigned smem_address(const void* p) {
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+
+/* The register type that one access of W bytes fills. */
+template <int W>
+struct smem_word;
+template <>
+struct smem_word<4> {
+    typedef unsigned type;
+};
+template <>
+struct smem_word<8> {
+    typedef uint2 type;
+};
+template <>
+struct smem_word<16> {
+    typedef uint4 type;
+};
+
+template <int W>
+__device__ __forceinline__ typename smem_word<W>::type ld_shared(unsigned addr);
+
+template <>
+__device__ __forceinline__ unsigned ld_shared<4>(unsigned addr) {
+    unsigned v;
+    asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(addr) : "memory");
+    return v;
+}
+template <>
+__device__ __forceinline__ uint2 ld_shared<8>(unsigned addr) {
+    uint2 v;
+    asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "r"(addr) : "memory");
+    return v;
+}
+template <>
+__device__ __forceinline__ uint4 ld_shared<16>(unsigned addr) {
+    uint4 v;
+    asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "r"(addr)
+                 : "memory");
+    return v;
+}
+
+__device__ __forceinline__ void st_shared(unsigned addr, unsigned v) {
+    asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
+}
+__device__ __forceinline__ void st_shared(unsigned addr, uint2 v) {
+    asm volatile("st.shared.v2.b32 [%0], {%1, %2};" ::"r"(addr), "r"(v.x), "r"(v.y) : "memory");
+}
+__device__ __forceinline__ void st_shared(unsigned addr, uint4 v) {
+    asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(v.x), "r"(v.y),
+                 "r"(v.z), "r"(v.w)
+                 : "memory");
+}
+
+/* Sum of the 32-bit words of one access: what a kernel keeps so that its loads are used. */
+__device__ __forceinline__ unsigned word_sum(unsigned v) { return v; }
+__device__ __forceinline__ unsigned word_sum(uint2 v) { return v.x + v.y; }
+__device__ __forceinline__ unsigned word_sum(uint4 v) { return v.x + v.y + v.z + v.w; }
+
+#endif

@@ -1,0 +1,57 @@
+/* The shared-memory bank model: for one warp-wide shared-memory instruction, which bank each
+ * lane touches and how many wavefronts (passes through the 32 banks) the hardware needs.
+ *
+ * Shared memory is 32 banks of 4 bytes: byte offset b lives in bank (b / 4) % 32, and each bank
+ * delivers one 4-byte word per wavefront. One wavefront therefore moves at most 128 bytes.
+ * The rules in smem_model.c are calibrated against Nsight Compute on an H200
+ * (common/calibration/), and a CPU test holds the model to every measured row. */
+#ifndef COURSE_SMEM_MODEL_H
+#define COURSE_SMEM_MODEL_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { SMEM_BANKS = 32, SMEM_BANK_BYTES = 4, SMEM_WARP = 32, SMEM_WAVEFRONT_BYTES = 128 };
+
+typedef enum { SMEM_LOAD = 0, SMEM_STORE = 1 } smem_op;
+
+/* One warp instruction: each lane's byte offset, the access width, load or store, and which
+ * lanes are active (bit i = lane i). Offsets of inactive lanes are ignored. */
+typedef struct {
+    unsigned offset[SMEM_WARP];
+    unsigned width; /* 4, 8 or 16 bytes */
+    smem_op op;
+    unsigned mask;
+} smem_access;
+
+typedef struct {
+    int wavefronts;                    /* what the hardware needs */
+    int ideal;                         /* what a conflict-free access of this width needs */
+    int excess;                        /* wavefronts - ideal, never negative */
+    int words_in_bank[SMEM_BANKS];     /* distinct 4-byte words each bank must deliver */
+    unsigned lanes_in_bank[SMEM_BANKS]; /* lanes that touch each bank (bit i = lane i) */
+} smem_report;
+
+/* Bank of a byte offset. */
+static inline unsigned smem_bank(unsigned byte_offset) {
+    return (byte_offset / SMEM_BANK_BYTES) % SMEM_BANKS;
+}
+
+/* NULL if the access is well formed, else a one-line reason (bad width, misaligned offset). */
+const char* smem_invalid(const smem_access* a);
+
+/* Fills the report; returns 0, or -1 for an access that smem_invalid rejects. */
+int smem_analyze(const smem_access* a, smem_report* r);
+
+/* Shorthand: the wavefronts of a, or -1 if it is invalid. */
+int smem_wavefronts(const smem_access* a);
+
+/* The access in which lane i touches base + i * stride_elems * width (all lanes active). */
+smem_access smem_strided(unsigned width, smem_op op, unsigned stride_elems, unsigned base);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# gpu_suite.sh [--calibrate]: everything a GPU machine should run for a change, in one go:
+# build, (re-measure the model's calibration table), the whole test suite with every label, the
+# course run (CSVs, plots, SUMMARY.md), and SASS listings. Logs and results go to $OUT (default
+# build/gpu_suite), packed into gpu_suite.tar.gz with the CTest summary in ctest_summary.txt.
+# CTEST_BUDGET (seconds, default 1500) bounds the test step so that the results still get packed.
+set -u
+src=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$src/build/gpu_suite}
+mkdir -p "$out/logs"
+cd "$src"
+step() { echo; echo "=== $* ($(date -u +%H:%M:%S))"; }
+
+step "machine"
+{ nvidia-smi; nvcc --version | tail -n 2; ncu --version | tail -n 1; cmake --version | head -n 1; } \
+  2>&1 | tee "$out/logs/machine.txt"
+
+step "build"
+cmake --preset default >"$out/logs/configure.txt" 2>&1 &&
+  cmake --build --preset default -j "$(nproc)" >"$out/logs/build.txt" 2>&1 ||
+  { tail -n 50 "$out/logs/build.txt"; exit 1; }
+
+step "sass"
+for b in build/tools/smem_probe build/bin/[0-9][0-9]_*; do
+  cuobjdump --dump-sass "$b" >"$out/logs/sass_$(basename "$b").txt" 2>&1
+done
+
+if [ "${1:-}" = "--calibrate" ]; then
+  step "calibration: every pattern under ncu"
+  time python3 common/calibration/calibrate.py measure --probe build/tools/smem_probe \
+    --patterns common/calibration/patterns.txt --out "$out/h200_calibration.csv" \
+    --gpu-probe build/bin/course_gpu_probe 2>&1 | tail -n 5
+fi
+
+step "course"
+cmake --build --preset course >"$out/logs/course.txt" 2>&1
+tail -n 40 "$out/logs/course.txt"
+cp -r build/results build/plots "$out/" 2>/dev/null
+
+step "tests (every label)"
+(cd build && time timeout "${CTEST_BUDGET:-1500}" ctest --output-on-failure --timeout 600) >"$out/logs/ctest.txt" 2>&1
+grep -E "tests passed|tests failed" "$out/logs/ctest.txt" | tee "$out/ctest_summary.txt"
+sed -n '/Label Time Summary/,$p' "$out/logs/ctest.txt"
+
+step "pack"
+tar czf "$out/gpu_suite.tar.gz" -C "$out" logs results plots $( [ -f "$out/h200_calibration.csv" ] && echo h200_calibration.csv)
+rm -rf "$out/logs" "$out/results" "$out/plots"
+ls -la "$out"

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""ncu_check.py --probe GPU_PROBE --kernels REGEX -- PROGRAM [ARGS...]
+
+Runs `PROGRAM ARGS --bench --reps 1 --csv TMP` under Nsight Compute, profiling the kernels whose
+names match REGEX, and holds every benchmark row to its model: the shared-memory wavefronts per
+load (store) instruction that the hardware counted over the row's launches must equal the CSV's
+model_ld_wavefronts_per_request (model_st_...; a negative model means "not predicted").
+The CSV's `launches` column says how many profiled launches belong to each row, in order.
+Exit codes: 0 agree, 1 disagree, 77 skipped (no ncu or no GPU).
+"""
+import argparse
+import csv
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+LD_WF = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
+ST_WF = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
+LD_I = "smsp__sass_inst_executed_op_shared_ld.sum"
+ST_I = "smsp__sass_inst_executed_op_shared_st.sum"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--probe", required=True)
+    ap.add_argument("--kernels", required=True)
+    ap.add_argument("program", nargs=argparse.REMAINDER)
+    a = ap.parse_args()
+    prog = [x for x in a.program if x != "--"]
+    ncu = shutil.which("ncu") or ("/usr/local/cuda/bin/ncu"
+                                  if os.path.exists("/usr/local/cuda/bin/ncu") else None)
+    if not ncu:
+        print("skipped: ncu not found")
+        return 77
+    if subprocess.run([a.probe], stdout=subprocess.DEVNULL).returncode != 0:
+        print("skipped: no usable CUDA device")
+        return 77
+    metrics = ",".join([LD_WF, ST_WF, LD_I, ST_I])
+    with tempfile.TemporaryDirectory() as tmp:
+        out_csv = os.path.join(tmp, "bench.csv")
+        report = os.path.join(tmp, "report")
+        run = subprocess.run([ncu, "--clock-control", "none", "--kernel-name", "regex:" + a.kernels,
+                              "--metrics", metrics, "--export", report, "--force-overwrite"]
+                             + prog + ["--bench", "--reps", "1", "--csv", out_csv],
+                             capture_output=True, text=True)
+        if run.returncode != 0:
+            sys.stdout.write(run.stdout[-3000:] + run.stderr[-3000:])
+            print(f"profiled program failed with exit code {run.returncode}")
+            return 1
+        raw = subprocess.run([ncu, "--import", report + ".ncu-rep", "--csv", "--page", "raw",
+                              "--print-units", "base", "--metrics", metrics],
+                             capture_output=True, text=True, check=True).stdout
+        with open(out_csv) as f:
+            rows = list(csv.DictReader(l for l in f if not l.startswith("#")))
+    launches = [r for r in csv.DictReader(raw.splitlines()) if r.get("ID", "").strip().isdigit()]
+    launches.sort(key=lambda r: int(r["ID"]))
+
+    def num(r, k):
+        return float(r[k].replace(",", ""))
+
+    want = sum(int(r["launches"]) for r in rows)
+    if want != len(launches):
+        print(f"the CSV accounts for {want} launches, ncu profiled {len(launches)}")
+        return 1
+    bad, i = 0, 0
+    print(f"{'row':<16} {'ld wf/req':>16} {'st wf/req':>16}   (measured / model)")
+    for r in rows:
+        group = launches[i:i + int(r["launches"])]
+        i += int(r["launches"])
+        cells, row_ok = [], True
+        for wf, inst, key in ((LD_WF, LD_I, "model_ld_wavefronts_per_request"),
+                              (ST_WF, ST_I, "model_st_wavefronts_per_request")):
+            model = float(r[key])
+            n = sum(num(g, inst) for g in group)
+            measured = sum(num(g, wf) for g in group) / n if n else float("nan")
+            if model < 0:
+                cells.append(f"{measured:7.3f} /   -   ")
+                continue
+            ok = abs(measured - model) <= 1e-9 * max(1.0, model)
+            row_ok = row_ok and ok
+            cells.append(f"{measured:7.3f} / {model:<7.3f}" + ("" if ok else " MISMATCH"))
+        bad += not row_ok
+        print(f"{r.get('variant', '?'):<16} {cells[0]:>16} {cells[1]:>16}")
+    print(f"{len(rows) - bad} of {len(rows)} rows: hardware counters equal the model"
+          if not bad else f"{bad} rows where hardware counters and model disagree")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
