@@ -1,14 +1,13 @@
 /* Chapter 01: shared-memory banks.
  *
- * One kernel, many variants: every lane of every warp reads shared memory at
- *     lane * stride * width + j * width        (j = 0 .. UNROLL-1, then again)
- * with width 4, 8 or 16 bytes and stride 1..32 elements. The model (common/smem_model) predicts
- * the wavefronts each of those warp loads needs; the benchmark measures how long they take and
- * how many bytes each multiprocessor moves per clock. Shifting every lane by j * width moves all
- * lanes by the same number of banks, so the conflict pattern of a variant is the same for every
- * j: one model prediction per variant.
+ * One kernel, 96 variants: every lane of every warp reads shared memory at
+ *     (lane * stride + j) * width bytes        (j = 0 .. UNROLL-1, over and over)
+ * for width 4, 8 or 16 bytes and stride 1..32 elements. The model (common/smem_model) predicts
+ * the wavefronts each warp load needs; the benchmark measures how long the loads take and how
+ * many bytes each multiprocessor delivers per clock. Adding j * width moves every lane by the
+ * same number of banks, which leaves the conflict pattern unchanged: one prediction per variant.
  *
- * Layout of this file: CPU reference, kernel, launcher, check, benchmark, lesson, main. */
+ * File layout: variants, CPU reference, kernel, launcher, check, benchmark, lesson, main. */
 #include "bank_basics.h"
 #include "bench.h"
 #include "check.h"
@@ -24,21 +23,24 @@
 #include <string.h>
 
 enum {
-    UNROLL = 32,         /* independent loads per thread per iteration */
+    UNROLL = 12,         /* independent loads per thread per iteration (no register spills) */
     MAX_STRIDE = 32,     /* elements */
-    BENCH_THREADS = 512, /* 16 warps per block; 4 blocks fill an SM's 64 warp slots */
-    CHECK_THREADS = 96,  /* 3 warps: the check also runs a block size that is not a power of 2 */
+    BENCH_THREADS = 512, /* 16 warps; 4 blocks fill an SM's 64 warp slots */
+    BLOCKS_PER_SM = 4,   /* so each thread may use 32 registers */
+    CHECK_THREADS = 96,  /* the check also runs a block of 3 warps */
     POISON = 0xdeadbeefu
 };
 static const int WIDTHS[3] = {4, 8, 16};
 
 static const course_cli CLI = {
     "01_bank_basics",
-    "Shared-memory banks: strided loads of 4, 8 and 16 bytes, the model's wavefronts and the\n"
+    "Shared-memory banks: strided loads of 4, 8 and 16 bytes; the model's wavefronts and the\n"
     "measured cost, side by side.",
     "loop iterations per thread at width 4; width W runs N*4/W, so every width reads the same "
     "bytes",
-    2048, 15};
+    3000, 15};
+
+/* ---------------------------------------------------------------- variants */
 
 typedef struct {
     int width;
@@ -56,7 +58,7 @@ static variant variant_at(int i) {
     return v;
 }
 
-/* Model: the wavefronts of one warp load of this variant, and of its conflict-free version. */
+/* The model's wavefronts for one warp load of a variant. */
 static int model_wavefronts(int width, unsigned stride) {
     smem_access a = smem_strided((unsigned)width, SMEM_LOAD, stride, 0);
     return smem_wavefronts(&a);
@@ -67,9 +69,8 @@ static int model_wavefronts(int width, unsigned stride) {
 /* What word i of the tile holds: a hash, so that a wrong address gives a wrong sum. */
 static __host__ __device__ unsigned word_value(unsigned i) { return i * 2654435761u + 12345u; }
 
-/* Words of shared memory a block of this variant uses: the 32 lanes' strided span plus the
- * UNROLL shifts. */
-static unsigned footprint_words(int width, unsigned stride) {
+/* 4-byte words a block uses: the 32 lanes' strided span plus the UNROLL shifts. */
+static __host__ __device__ unsigned footprint_words(int width, unsigned stride) {
     return (32u * stride + UNROLL) * (unsigned)width / 4u;
 }
 
@@ -85,34 +86,44 @@ static unsigned expected_sum(int width, unsigned stride, int iters, unsigned lan
 
 /* ---------------------------------------------------------------- kernel */
 
-/* Every warp reads the same strided pattern, UNROLL independent loads per iteration. Thread 0
- * of each block records the SM it ran on and the SM clock before and after the loop, so that
- * bytes per clock per SM come from the SM's own cycle counter, whatever its frequency. */
+/* Thread 0 of each block records the SM clock before and after the loop and the SM it ran on,
+ * so that bytes per clock come from the SM's own cycle counter, whatever its frequency. */
 template <int W>
-__global__ void __launch_bounds__(BENCH_THREADS, 4)
+__global__ void __launch_bounds__(BENCH_THREADS, BLOCKS_PER_SM)
     strided_read(unsigned stride, int iters, unsigned* out, unsigned long long* clocks) {
     extern __shared__ __align__(16) unsigned words[];
-    const unsigned n_words = (32u * stride + UNROLL) * W / 4u;
-    for (unsigned i = threadIdx.x; i < n_words; i += blockDim.x) words[i] = word_value(i);
+    for (unsigned i = threadIdx.x; i < footprint_words(W, stride); i += blockDim.x)
+        words[i] = word_value(i);
     __syncthreads();
 
-    const unsigned lane = threadIdx.x % 32u;
-    const unsigned addr = smem_address(words) + lane * stride * W;
-    unsigned long long start = clock64();
+    /* Plain loads through a typed pointer: one LDS of W bytes each, the j offsets folded into
+     * the instruction. The empty asm makes `first` look new on every iteration, so the compiler
+     * cannot hoist the loads out of the loop. */
+    typedef typename smem_word<W>::type word_t;
+    const word_t* tile = reinterpret_cast<const word_t*>(words);
+    unsigned first = (threadIdx.x % 32u) * stride;
+    if (threadIdx.x == 0) clocks[3 * blockIdx.x] = clock64();
     unsigned acc = 0;
+#pragma unroll 1
     for (int it = 0; it < iters; ++it) {
+        asm volatile("" : "+r"(first));
 #pragma unroll
-        for (int j = 0; j < UNROLL; ++j) acc += word_sum(ld_shared<W>(addr + j * W));
+        for (int j = 0; j < UNROLL; ++j) acc += word_sum(tile[first + j]);
     }
     __syncthreads(); /* the block is done when its slowest warp is */
     if (threadIdx.x == 0) {
         unsigned smid;
         asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-        clocks[3 * blockIdx.x + 0] = start;
         clocks[3 * blockIdx.x + 1] = clock64();
         clocks[3 * blockIdx.x + 2] = smid;
     }
     out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+typedef void (*kernel_fn)(unsigned, int, unsigned*, unsigned long long*);
+
+static kernel_fn kernel_for(int width) {
+    return width == 4 ? strided_read<4> : width == 8 ? strided_read<8> : strided_read<16>;
 }
 
 /* ---------------------------------------------------------------- launcher */
@@ -132,35 +143,16 @@ static size_t smem_bytes(const run_config* c) {
 static void launch(void* ctx, int rep) {
     (void)rep;
     const run_config* c = (const run_config*)ctx;
-    size_t smem = smem_bytes(c);
-    switch (c->width) {
-    case 4:
-        strided_read<4><<<c->blocks, c->threads, smem>>>(c->stride, c->iters, c->d_out, c->d_clocks);
-        break;
-    case 8:
-        strided_read<8><<<c->blocks, c->threads, smem>>>(c->stride, c->iters, c->d_out, c->d_clocks);
-        break;
-    default:
-        strided_read<16>
-            <<<c->blocks, c->threads, smem>>>(c->stride, c->iters, c->d_out, c->d_clocks);
-    }
+    kernel_for(c->width)<<<c->blocks, c->threads, smem_bytes(c)>>>(c->stride, c->iters, c->d_out,
+                                                                   c->d_clocks);
 }
 
-/* Blocks of `threads` that fit on one SM at once for this variant. */
+/* Blocks of this variant that one SM holds at once. */
 static int resident_blocks(const run_config* c) {
     int n = 0;
-    size_t smem = smem_bytes(c);
-    switch (c->width) {
-    case 4:
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, strided_read<4>, c->threads, smem));
-        break;
-    case 8:
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, strided_read<8>, c->threads, smem));
-        break;
-    default:
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, strided_read<16>, c->threads, smem));
-    }
-    if (n < 1) die("strided_read<%d> cannot run %d threads with %zu bytes of shared memory", c->width, c->threads, smem);
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel_for(c->width), c->threads,
+                                                             smem_bytes(c)));
+    if (n < 1) die("strided_read<%d> does not fit on an SM", c->width);
     return n;
 }
 
@@ -168,13 +160,13 @@ static int resident_blocks(const run_config* c) {
 
 /* Poisons the output, runs one launch, compares every thread's sum with the CPU. Returns the
  * number of wrong threads (and prints the first). */
-static int run_and_verify(run_config* c) {
+static int run_and_verify(const run_config* c) {
     size_t n = (size_t)c->blocks * (size_t)c->threads;
     unsigned* h = (unsigned*)malloc(n * sizeof *h);
     if (!h) die("out of host memory");
     for (size_t i = 0; i < n; ++i) h[i] = POISON;
     CUDA_CHECK(cudaMemcpy(c->d_out, h, n * sizeof *h, cudaMemcpyHostToDevice));
-    launch(c, 0);
+    launch((void*)c, 0);
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaMemcpy(h, c->d_out, n * sizeof *h, cudaMemcpyDeviceToHost));
     int wrong = 0;
@@ -188,10 +180,13 @@ static int run_and_verify(run_config* c) {
     return wrong;
 }
 
-/* --check: every selected variant at small, odd launch shapes. */
-static int check_variants(const course_device* dev, const variant* sel, int n_sel,
-                          unsigned* d_out, unsigned long long* d_clocks) {
-    static const int shapes[][3] = {{1, 1, 32}, {3, 3, CHECK_THREADS}, {2, 5, BENCH_THREADS}};
+/* --check: every selected variant at small launch shapes, one of them not a power of two. */
+static int check_variants(const variant* sel, int n_sel, unsigned* d_out,
+                          unsigned long long* d_clocks) {
+    static const int shapes[][3] = {/* blocks, iterations, threads */
+                                    {1, 1, 32},
+                                    {3, 3, CHECK_THREADS},
+                                    {2, 2, BENCH_THREADS}};
     int failed = 0;
     for (int v = 0; v < n_sel; ++v) {
         int wrong = 0;
@@ -202,7 +197,6 @@ static int check_variants(const course_device* dev, const variant* sel, int n_se
         }
         failed += wrong != 0;
     }
-    (void)dev;
     printf("check: %d of %d variants correct\n", n_sel - failed, n_sel);
     return failed ? EXIT_CHECK_FAILED : EXIT_OK;
 }
@@ -214,39 +208,44 @@ typedef struct {
     int model_wf, ideal_wf;
     bench_result t;
     double bytes_per_clk_sm; /* from the SM cycle counters */
+    double sm_mhz;           /* loop cycles over event time: the clock the SMs ran at */
     double slowdown;         /* median time / median time of stride 1 at the same width */
     int launches;            /* every launch of this variant, the verifying one included */
 } measurement;
 
 /* Bytes per clock per SM of the last launch: for each SM, the bytes its blocks read over the
- * cycles from the first block's start to the last block's end; averaged over the SMs. */
-static double bytes_per_clock(const run_config* c, const course_device* dev) {
-    size_t n = 3 * (size_t)c->blocks;
+ * cycles from its first block's start to its last block's end; averaged over the SMs. Also the
+ * mean of those spans, in cycles. */
+static double bytes_per_clock(const run_config* c, const course_device* dev, double* mean_cycles) {
+    size_t n = 3 * (size_t)c->blocks, sms = (size_t)dev->sm_count;
     unsigned long long* h = (unsigned long long*)malloc(n * sizeof *h);
-    unsigned long long *first = (unsigned long long*)calloc((size_t)dev->sm_count, sizeof *first),
-                       *last = (unsigned long long*)calloc((size_t)dev->sm_count, sizeof *last);
-    int* blocks_on = (int*)calloc((size_t)dev->sm_count, sizeof *blocks_on);
+    unsigned long long* first = (unsigned long long*)calloc(sms, sizeof *first);
+    unsigned long long* last = (unsigned long long*)calloc(sms, sizeof *last);
+    int* blocks_on = (int*)calloc(sms, sizeof *blocks_on);
     if (!h || !first || !last || !blocks_on) die("out of host memory");
     CUDA_CHECK(cudaMemcpy(h, c->d_clocks, n * sizeof *h, cudaMemcpyDeviceToHost));
     for (int b = 0; b < c->blocks; ++b) {
         unsigned long long start = h[3 * b], end = h[3 * b + 1];
-        int sm = (int)h[3 * b + 2];
-        if (sm < 0 || sm >= dev->sm_count) die("block %d reported SM %d", b, sm);
+        size_t sm = (size_t)h[3 * b + 2];
+        if (sm >= sms) die("block %d reported SM %zu of %zu", b, sm, sms);
         if (!blocks_on[sm] || start < first[sm]) first[sm] = start;
         if (!blocks_on[sm] || end > last[sm]) last[sm] = end;
         ++blocks_on[sm];
     }
-    double bytes_per_block = (double)c->threads * c->iters * UNROLL * c->width, sum = 0;
+    double bytes_per_block = (double)c->threads * c->iters * UNROLL * c->width;
+    double sum = 0, cycles = 0;
     int used = 0;
-    for (int sm = 0; sm < dev->sm_count; ++sm) {
+    for (size_t sm = 0; sm < sms; ++sm) {
         if (!blocks_on[sm]) continue;
         sum += bytes_per_block * blocks_on[sm] / (double)(last[sm] - first[sm]);
+        cycles += (double)(last[sm] - first[sm]);
         ++used;
     }
     free(h);
     free(first);
     free(last);
     free(blocks_on);
+    *mean_cycles = used ? cycles / used : 0;
     return used ? sum / used : 0;
 }
 
@@ -258,13 +257,15 @@ static int bench_variants(const course_device* dev, const course_args* args, con
         run_config c = {sel[i].width, sel[i].stride, 0, 0, BENCH_THREADS, d_out, d_clocks};
         c.iters = (int)(args->size * 4 / sel[i].width);
         if (c.iters < 1) c.iters = 1;
-        c.blocks = resident_blocks(&c) * dev->sm_count; /* one full wave */
+        c.blocks = resident_blocks(&c) * dev->sm_count; /* exactly one full wave */
         m[i].v = sel[i];
         m[i].model_wf = model_wavefronts(sel[i].width, sel[i].stride);
         m[i].ideal_wf = model_wavefronts(sel[i].width, 1);
         m[i].t = bench_run(launch, &c, 2, (int)args->reps, 1);
-        m[i].bytes_per_clk_sm = bytes_per_clock(&c, dev);
-        /* A benchmark is not a test, but a wrong result makes its time meaningless. */
+        double cycles;
+        m[i].bytes_per_clk_sm = bytes_per_clock(&c, dev, &cycles);
+        m[i].sm_mhz = cycles / (m[i].t.median_ms * 1e3);
+        /* A benchmark is not a test, but a wrong result would make its time meaningless. */
         m[i].launches = m[i].t.launches + 1;
         if (run_and_verify(&c)) {
             printf("  %s: benchmark result wrong\n", sel[i].name);
@@ -281,15 +282,15 @@ static int bench_variants(const course_device* dev, const course_args* args, con
 }
 
 static void print_measurements(const measurement* m, int n) {
-    printf("\n%-8s %6s %9s %10s %10s %10s %9s %9s %8s\n", "variant", "model", "model", "median",
+    printf("\n%-8s %6s %7s %9s %9s %9s %9s %9s %8s\n", "variant", "model", "model", "median",
            "min", "max", "B/clk/SM", "measured", "measured");
-    printf("%-8s %6s %9s %10s %10s %10s %9s %9s %8s\n", "", "wf", "ratio", "ms", "ms", "ms", "",
+    printf("%-8s %6s %7s %9s %9s %9s %9s %9s %8s\n", "", "wf", "ratio", "ms", "ms", "ms", "",
            "slowdown", "/model");
     for (int i = 0; i < n; ++i) {
         double ratio = (double)m[i].model_wf / m[i].ideal_wf;
-        printf("%-8s %6d %9.2f %10.4f %10.4f %10.4f %9.1f %9.2f %8.3f\n", m[i].v.name,
-               m[i].model_wf, ratio, m[i].t.median_ms, m[i].t.min_ms, m[i].t.max_ms,
-               m[i].bytes_per_clk_sm, m[i].slowdown, m[i].slowdown / ratio);
+        printf("%-8s %6d %7.2f %9.4f %9.4f %9.4f %9.1f %9.2f %8.3f\n", m[i].v.name, m[i].model_wf,
+               ratio, m[i].t.median_ms, m[i].t.min_ms, m[i].t.max_ms, m[i].bytes_per_clk_sm,
+               m[i].slowdown, m[i].slowdown / ratio);
     }
 }
 
@@ -297,13 +298,15 @@ static void write_csv(const char* path, const course_device* dev, const course_a
                       const measurement* m, int n) {
     FILE* f = csv_open(path, dev, args->command_line,
                        "variant,width,stride,model_wavefronts,ideal_wavefronts,model_ratio,"
-                       "median_ms,min_ms,max_ms,reps,bytes_per_clk_sm,slowdown,launches,"
+                       "median_ms,min_ms,max_ms,reps,bytes_per_clk_sm,sm_mhz,slowdown,launches,"
                        "model_ld_wavefronts_per_request,model_st_wavefronts_per_request");
     for (int i = 0; i < n; ++i)
-        fprintf(f, "%s,%d,%u,%d,%d,%.4f,%.6f,%.6f,%.6f,%d,%.3f,%.4f,%d,%d,%d\n", m[i].v.name,
+        fprintf(f, "%s,%d,%u,%d,%d,%.4f,%.6f,%.6f,%.6f,%d,%.3f,%.0f,%.4f,%d,%d,%d\n", m[i].v.name,
                 m[i].v.width, m[i].v.stride, m[i].model_wf, m[i].ideal_wf,
                 (double)m[i].model_wf / m[i].ideal_wf, m[i].t.median_ms, m[i].t.min_ms,
-                m[i].t.max_ms, m[i].t.reps, m[i].bytes_per_clk_sm, m[i].slowdown, m[i].launches, m[i].model_wf, 1 /* the fill loop's contiguous 4-byte stores */);
+                m[i].t.max_ms, m[i].t.reps, m[i].bytes_per_clk_sm, m[i].sm_mhz, m[i].slowdown,
+                m[i].launches, m[i].model_wf,
+                1 /* the fill loop: contiguous 4-byte stores, one wavefront each */);
     csv_close(f, path);
 }
 
@@ -311,45 +314,71 @@ static void write_csv(const char* path, const course_device* dev, const course_a
 
 static unsigned gcd(unsigned a, unsigned b) { return b ? gcd(b, a % b) : a; }
 
+/* The calibration's headline patterns, as loads of the given width. */
+static smem_access pattern(unsigned width, const char* kind) {
+    smem_access a = smem_strided(width, SMEM_LOAD, 1, 0);
+    for (unsigned l = 0; l < 32; ++l) {
+        if (!strcmp(kind, "broadcast")) a.offset[l] = 0;
+        if (!strcmp(kind, "halves")) a.offset[l] = (l % 16) * width;
+        if (!strcmp(kind, "neighbours")) a.offset[l] = (l / 2) * width;
+        if (!strcmp(kind, "interleave")) a.offset[l] = ((l % 8) * 4 + l / 8) * width;
+    }
+    return a;
+}
+
 static void print_model_tables(void) {
-    printf("Shared memory: 32 banks x 4 bytes. Byte b is in bank (b / 4) %% 32; one wavefront\n"
+    printf("Shared memory: 32 banks x 4 bytes. Byte b is in bank (b / 4) %% 32; a wavefront\n"
            "serves each bank once, so one wavefront moves at most 128 bytes.\n\n");
     printf("Warp loads lane * stride * width (model, common/smem_model):\n");
-    printf("%6s | %16s | %16s | %16s\n", "stride", "4 B: wavefronts", "8 B: wavefronts",
+    printf("%6s | %17s | %17s | %17s\n", "stride", "4 B: wavefronts", "8 B: wavefronts",
            "16 B: wavefronts");
     for (unsigned s = 1; s <= MAX_STRIDE; ++s) {
         printf("%6u |", s);
         for (int w = 0; w < 3; ++w)
-            printf(" %9d (x%-4.2g)|", model_wavefronts(WIDTHS[w], s),
+            printf(" %10d (x%-4g)|", model_wavefronts(WIDTHS[w], s),
                    (double)model_wavefronts(WIDTHS[w], s) / model_wavefronts(WIDTHS[w], 1));
-        printf(s == 1 ? "  ideal: 1, 2, 4\n" : "\n");
+        printf("\n");
     }
-    printf("\nThe stride rule for 4-byte words: stride s puts gcd(s, 32) lanes in each bank it "
+    printf("\nThe stride rule for 4-byte words: stride s puts gcd(s, 32) lanes on each bank it "
            "uses,\nso the conflict degree is gcd(s, 32): ");
     for (unsigned s = 1; s <= 8; ++s) printf("s=%u->%u ", s, gcd(s, 32));
-    printf("... odd strides are free.\n");
+    printf("... every odd stride is free.\n"
+           "8- and 16-byte accesses are served a half-warp / quarter-warp at a time (128 bytes\n"
+           "each), so stride s costs gcd(s, 16) (8 B) or gcd(s, 8) (16 B) times the ideal.\n");
 
-    smem_access bcast = smem_strided(4, SMEM_LOAD, 0, 0);
-    printf("\nBroadcast: all 32 lanes read one word -> %d wavefront%s (model). ", smem_wavefronts(&bcast),
-           smem_wavefronts(&bcast) == 1 ? "" : "s");
-    smem_access two = bcast;
-    for (int l = 16; l < 32; ++l) two.offset[l] = 128; /* same bank, other word */
-    printf("Half the lanes on word 0, half on word 32 (both bank 0) -> %d wavefronts.\n",
-           smem_wavefronts(&two));
+    static const struct {
+        const char* kind;
+        const char* what;
+    } cases[] = {{"broadcast", "every lane reads one address"},
+                 {"neighbours", "lanes 2i and 2i+1 read one address"},
+                 {"halves", "lane i and lane i+16 read one address"},
+                 {"interleave", "conflict-free over the warp, 4-way in each quarter"}};
+    printf("\nWhat the calibration on the H200 found (model = measurement, wavefronts):\n");
+    printf("%-52s | %11s | %11s | %11s\n", "", "4 B ld/st", "8 B ld/st", "16 B ld/st");
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        printf("%-52s |", cases[c].what);
+        for (int w = 0; w < 3; ++w) {
+            smem_access a = pattern((unsigned)WIDTHS[w], cases[c].kind);
+            int ld = smem_wavefronts(&a);
+            a.op = SMEM_STORE;
+            printf(" %5d/%-5d|", ld, smem_wavefronts(&a));
+        }
+        printf("\n");
+    }
 }
 
 static void print_summary(const course_device* dev, const measurement* m, int n) {
     char desc[512];
     course_device_describe(dev, desc, sizeof desc);
-    printf("\n## 01_bank_basics summary\n\n%s\n\n", desc);
-    printf("| width | conflict-free B/clk/SM | of 128 | worst slowdown/model over N-way points |\n");
+    printf("\n## 01_bank_basics summary\n\n%s.\n\n", desc);
+    printf("| width | conflict-free B/clk/SM | of 128 | N-way points: measured slowdown / model "
+           "ratio, worst |\n");
     printf("| ---: | ---: | ---: | ---: |\n");
     for (int w = 0; w < 3; ++w) {
         double free_bw = NAN, worst = 1;
         for (int i = 0; i < n; ++i) {
             if (m[i].v.width != WIDTHS[w]) continue;
-            if (m[i].model_wf == m[i].ideal_wf && m[i].v.stride == 1)
-                free_bw = m[i].bytes_per_clk_sm;
+            if (m[i].v.stride == 1) free_bw = m[i].bytes_per_clk_sm;
             double q = m[i].slowdown / ((double)m[i].model_wf / m[i].ideal_wf);
             if (m[i].model_wf > m[i].ideal_wf && fabs(q - 1) > fabs(worst - 1)) worst = q;
         }
@@ -364,8 +393,7 @@ int main(int argc, char** argv) {
     int rc = course_parse_args(&CLI, argc, argv, &args);
     if (rc >= 0) return rc;
 
-    variant* sel = (variant*)malloc((size_t)variant_count() * sizeof *sel);
-    if (!sel) die("out of host memory");
+    variant sel[3 * MAX_STRIDE];
     int n_sel = 0;
     for (int i = 0; i < variant_count(); ++i) {
         variant v = variant_at(i);
@@ -389,18 +417,23 @@ int main(int argc, char** argv) {
     course_device_describe(&dev, desc, sizeof desc);
     printf("\n%s, %d SMs\n", desc, dev.sm_count);
 
-    size_t max_threads = 0;
+    int max_threads_per_sm = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor,
+                                      dev.id));
+    size_t max_threads = (size_t)dev.sm_count * (size_t)max_threads_per_sm;
     unsigned* d_out;
     unsigned long long* d_clocks;
-    {
-        int per_sm = 2048 / BENCH_THREADS + 1;
-        max_threads = (size_t)dev.sm_count * (size_t)per_sm * BENCH_THREADS;
-        CUDA_CHECK(cudaMalloc(&d_out, max_threads * sizeof *d_out));
-        CUDA_CHECK(cudaMalloc(&d_clocks, 3 * (max_threads / 32) * sizeof *d_clocks));
-    }
+    CUDA_CHECK(cudaMalloc(&d_out, max_threads * sizeof *d_out));
+    CUDA_CHECK(cudaMalloc(&d_clocks, 3 * (max_threads / 32) * sizeof *d_clocks));
+
     rc = EXIT_OK;
-    if (args.check || lesson) rc = check_variants(&dev, sel, n_sel, d_out, d_clocks);
+    if (args.check || lesson) rc = check_variants(sel, n_sel, d_out, d_clocks);
     if (rc == EXIT_OK && !args.check) {
+        for (int w = 0; w < 3; ++w) {
+            char name[32];
+            snprintf(name, sizeof name, "strided_read<%d>", WIDTHS[w]);
+            bench_warn_if_spilling((const void*)kernel_for(WIDTHS[w]), name);
+        }
         measurement* m = (measurement*)calloc((size_t)n_sel, sizeof *m);
         if (!m) die("out of host memory");
         rc = bench_variants(&dev, &args, sel, n_sel, m, d_out, d_clocks);
@@ -411,6 +444,5 @@ int main(int argc, char** argv) {
     }
     CUDA_CHECK(cudaFree(d_out));
     CUDA_CHECK(cudaFree(d_clocks));
-    free(sel);
     return rc;
 }

@@ -3,7 +3,7 @@
 # Usage: gnuplot -e "csv='results/h200.csv'; outdir='.'" plot.gp
 set datafile separator ','
 set datafile commentschars '#'
-set terminal pngcairo size 1100,650 font ',11'
+set terminal pngcairo size 1100,650 font ',11' noenhanced
 set key top left
 set grid
 set xlabel 'stride (elements of the access width)'

@@ -130,6 +130,12 @@ int main(int argc, char** argv) {
         print_lanes(r.lanes_in_bank[bank]);
         printf("\n");
     }
+    int groups = SMEM_WARP / r.group_lanes;
+    if (groups > 1) {
+        printf("served in %d groups of %d lanes, wavefronts per group:", groups, r.group_lanes);
+        for (int g = 0; g < groups; ++g) printf(" %d", r.group_wavefronts[g]);
+        printf("\n");
+    }
     printf("wavefronts: %d ideal: %d excess: %d\n", r.wavefronts, r.ideal, r.excess);
     return EXIT_OK;
 }

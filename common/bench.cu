@@ -2,6 +2,7 @@
 
 #include "check.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 static int compare_double(const void* a, const void* b) {
@@ -52,4 +53,13 @@ int bench_rotation_sets(size_t bytes_per_set, size_t l2_bytes) {
     if (bytes_per_set == 0) return 1;
     size_t sets = (4 * l2_bytes + bytes_per_set - 1) / bytes_per_set;
     return sets < 1 ? 1 : (int)sets;
+}
+
+void bench_warn_if_spilling(const void* kernel, const char* name) {
+    struct cudaFuncAttributes attr;
+    CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+    if (attr.localSizeBytes)
+        printf("warning: %s uses %zu bytes of local memory (register spills): its timings include "
+               "local-memory traffic\n",
+               name, attr.localSizeBytes);
 }

@@ -29,6 +29,10 @@ bench_result bench_run(bench_fn fn, void* ctx, int warmup, int reps, int kernels
  * four times the L2 (at least 1). */
 int bench_rotation_sets(size_t bytes_per_set, size_t l2_bytes);
 
+/* Register spills would put local-memory traffic into a kernel's timings: prints a warning
+ * naming the kernel if it uses local memory. */
+void bench_warn_if_spilling(const void* kernel, const char* name);
+
 /* Median, min and max of n values (sorts v in place). */
 void bench_stats(double* v, int n, double* median, double* min, double* max);
 

@@ -16,10 +16,14 @@ static void read_driver_release(char* buf, size_t len) {
     if (!f) return;
     char line[512];
     if (fgets(line, sizeof line, f)) {
-        const char* p = strstr(line, "Module");
-        char release[64];
-        if (p && sscanf(p + strlen("Module"), " %63s", release) == 1)
-            snprintf(buf, len, "%s", release);
+        /* "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release ..." */
+        for (char* tok = strtok(line, " \t\n"); tok; tok = strtok(NULL, " \t\n")) {
+            unsigned major, minor;
+            if (sscanf(tok, "%u.%u", &major, &minor) == 2 && major >= 100) {
+                snprintf(buf, len, "%s", tok);
+                break;
+            }
+        }
     }
     fclose(f);
 }

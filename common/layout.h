@@ -6,6 +6,7 @@
  *   plain   row * cols + col                 column walks hit one bank: 32-way conflict
  *   padded  row * (cols + pad) + col         pad shifts each row by pad banks
  *   xor     row * cols + (col ^ (row % cols)) permutes each row; no extra bytes
+ *   xor_narrow  for rows narrower than 32 words: XOR with the row bits the bank does not see
  *
  * The XOR swizzle for cols = 32 (5 column bits), one 32-bit word per element:
  *
@@ -35,9 +36,31 @@ COURSE_HD unsigned layout_padded(unsigned row, unsigned col, unsigned cols, unsi
     return row * (cols + pad) + col;
 }
 
-/* cols must be a power of two. */
+/* cols must be a power of two. Only the column bits below cols change, so a row stays a row. */
 COURSE_HD unsigned layout_xor(unsigned row, unsigned col, unsigned cols) {
     return row * cols + (col ^ (row & (cols - 1)));
 }
+
+/* A row narrower than the 32 banks (cols = 16, 8, ... words): 32 / cols consecutive rows share
+ * one 128-byte line of banks, and the low row bits already choose where in that line a row
+ * starts. XOR the column with the row bits above them instead, (row / (32 / cols)):
+ *
+ *   cols = 16:  bank = 16 * r0 + (c ^ (r4 r3 r2 r1))     rows 0..31 -> 32 different banks
+ *
+ * The textbook c ^ (row % cols) gives rows r and r + 16 the same bank: a 2-way conflict. */
+COURSE_HD unsigned layout_xor_narrow(unsigned row, unsigned col, unsigned cols) {
+    return row * cols + (col ^ ((row / (32u / cols)) & (cols - 1)));
+}
+
+/* The 32 x 32 tile of 4-byte words that chapters 02 and 03 compare, in any of the three
+ * layouts (padded: row stride 33). */
+COURSE_HD unsigned layout_index(unsigned row, unsigned col, layout_kind kind) {
+    return kind == LAYOUT_PADDED ? layout_padded(row, col, 32, 1)
+           : kind == LAYOUT_XOR  ? layout_xor(row, col, 32)
+                                 : layout_plain(row, col, 32);
+}
+
+/* Slots the 32 x 32 tile occupies in each layout. */
+COURSE_HD unsigned layout_slots(layout_kind kind) { return kind == LAYOUT_PADDED ? 32 * 33 : 32 * 32; }
 
 #endif

@@ -64,9 +64,10 @@ __device__ __forceinline__ void st_shared(unsigned addr, uint4 v) {
                  : "memory");
 }
 
-/* Sum of the 32-bit words of one access: what a kernel keeps so that its loads are used. */
-__device__ __forceinline__ unsigned word_sum(unsigned v) { return v; }
-__device__ __forceinline__ unsigned word_sum(uint2 v) { return v.x + v.y; }
-__device__ __forceinline__ unsigned word_sum(uint4 v) { return v.x + v.y + v.z + v.w; }
+/* Sum of the 32-bit words of one access: what a kernel keeps so that its loads are used (and
+ * what the CPU reference adds up the same way). */
+__host__ __device__ __forceinline__ unsigned word_sum(unsigned v) { return v; }
+__host__ __device__ __forceinline__ unsigned word_sum(uint2 v) { return v.x + v.y; }
+__host__ __device__ __forceinline__ unsigned word_sum(uint4 v) { return v.x + v.y + v.z + v.w; }
 
 #endif

@@ -27,10 +27,12 @@ typedef struct {
 
 typedef struct {
     int wavefronts;                    /* what the hardware needs */
-    int ideal;                         /* what a conflict-free access of this width needs */
-    int excess;                        /* wavefronts - ideal, never negative */
-    int words_in_bank[SMEM_BANKS];     /* distinct 4-byte words each bank must deliver */
+    int ideal;  /* the same instruction with lane i at i * width: the conflict-free baseline */
+    int excess; /* wavefronts - ideal, never negative (a broadcast can need fewer) */
+    int words_in_bank[SMEM_BANKS]; /* distinct words each bank delivers, summed over groups */
     unsigned lanes_in_bank[SMEM_BANKS]; /* lanes that touch each bank (bit i = lane i) */
+    int group_lanes;                    /* lanes served together: 32, 16 or 8 */
+    int group_wavefronts[SMEM_WARP];    /* wavefronts of each group, SMEM_WARP / group_lanes */
 } smem_report;
 
 /* Bank of a byte offset. */

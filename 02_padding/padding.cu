@@ -1,0 +1,312 @@
+/* Chapter 02: padding.
+ *
+ * A 32 x 32 tile of 4-, 8- or 16-byte elements, written by rows and read by columns (the
+ * in-shared-memory half of a transpose, common/tile_transpose.cuh), with each row padded by
+ * 0, 1, 2, 3, 4, 8 or 16 elements. Without padding every lane of a column read lands in the same
+ * bank; a row stride coprime with the number of lanes served together spreads them out.
+ * Then what padding costs: shared memory and occupancy; and the trap: padding that breaks the
+ * 16-byte alignment of vector accesses.
+ *
+ * File layout: variants, lesson tables, occupancy, alignment trap, summary, main. */
+#include "bench.h"
+#include "check.h"
+#include "cli.h"
+#include "csv.h"
+#include "device.h"
+#include "layout.h"
+#include "padding.h"
+#include "smem_model.h"
+#include "tile_bench.h"
+#include "tile_transpose.cuh"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const course_cli CLI = {
+    "02_padding",
+    "Padding: a 32x32 tile written by rows and read by columns, rows padded by 0..16 elements,\n"
+    "at 4, 8 and 16 bytes per element; then padding's cost in occupancy and alignment.",
+    "column-read loop iterations per thread", 4000, 15};
+
+/* ---------------------------------------------------------------- variants */
+
+/* The 32 x 32 tile with rows of 32 + PAD elements. */
+template <unsigned PAD>
+struct padded_tile {
+    static constexpr unsigned ROWS = 32, COLS = 32, SLOTS = 32 * (32 + PAD);
+    __host__ __device__ unsigned operator()(unsigned r, unsigned c) const {
+        return layout_padded(r, c, 32, PAD);
+    }
+};
+
+#define PADDED_VARIANTS(T, W)                                                                      \
+    tile_variant_of<T, padded_tile<0>>("w" #W "_pad0", "row stride 32"),                           \
+        tile_variant_of<T, padded_tile<1>>("w" #W "_pad1", "row stride 33"),                       \
+        tile_variant_of<T, padded_tile<2>>("w" #W "_pad2", "row stride 34"),                       \
+        tile_variant_of<T, padded_tile<3>>("w" #W "_pad3", "row stride 35"),                       \
+        tile_variant_of<T, padded_tile<4>>("w" #W "_pad4", "row stride 36"),                       \
+        tile_variant_of<T, padded_tile<8>>("w" #W "_pad8", "row stride 40"),                       \
+        tile_variant_of<T, padded_tile<16>>("w" #W "_pad16", "row stride 48")
+
+enum { N_PADS = 7, N_VARIANTS = 3 * N_PADS };
+static const char* const BASELINES[3] = {"w4_pad0", "w8_pad0", "w16_pad0"};
+
+static void all_variants(tile_result* r) {
+    const tile_variant v[N_VARIANTS] = {PADDED_VARIANTS(unsigned, 4), PADDED_VARIANTS(uint2, 8),
+                                        PADDED_VARIANTS(uint4, 16)};
+    for (int i = 0; i < N_VARIANTS; ++i) {
+        memset(&r[i], 0, sizeof r[i]);
+        r[i].v = v[i];
+        r[i].baseline = BASELINES[i / N_PADS];
+        tile_model_of(&r[i].v, &r[i].model);
+    }
+}
+
+/* ---------------------------------------------------------------- lesson tables */
+
+static void print_stride_table(void) {
+    printf("A warp reads one column of a 32-column tile of 4-byte words: lane i reads row i,\n"
+           "byte 4 * (i * stride + col), bank (i * stride + col) %% 32.\n\n");
+    printf("%8s %12s %s\n", "stride", "wavefronts", "");
+    for (unsigned s = 32; s <= 48; ++s) {
+        smem_access a = smem_strided(4, SMEM_LOAD, s, 0);
+        int wf = smem_wavefronts(&a);
+        printf("%8u %12d   %s\n", s, wf,
+               wf == 1    ? "conflict-free: odd, so i * stride hits all 32 banks"
+               : s == 32  ? "every lane in one bank: 32-way"
+                          : "");
+    }
+    printf("Any stride coprime with 32 (any odd stride) works; an even one shares banks:\n"
+           "34 = 2 x 17 gives a 2-way conflict, 40 = 8 x 5 an 8-way one.\n");
+}
+
+static void print_model_table(const tile_result* r) {
+    printf("\nModel, per warp instruction (ideal in brackets), for every variant:\n");
+    printf("%-10s %-15s %10s %12s %12s\n", "variant", "layout", "smem bytes", "column read",
+           "row write");
+    for (int i = 0; i < N_VARIANTS; ++i)
+        printf("%-10s %-15s %10u %8d (%d) %8d (%d)\n", r[i].v.name, r[i].v.layout,
+               r[i].v.slots * r[i].v.elem_bytes, r[i].model.ld, r[i].model.ld_ideal,
+               r[i].model.st, r[i].model.st_ideal);
+    printf("At 8 and 16 bytes a column is served 16 or 8 lanes at a time, so one element of\n"
+           "padding (8 or 16 bytes) is again enough, and an even pad again is not.\n");
+}
+
+/* ---------------------------------------------------------------- occupancy */
+
+/* A realistic tile loader: two stages of an A tile [BK][BM + pad] and a B tile [BK][BN + pad]
+ * in dynamic shared memory, as a tiled SGEMM keeps them. Copies in -> tiles -> out. */
+__global__ void staged_tiles(const float* in, float* out, int bm, int bn, int bk, int pad) {
+    extern __shared__ float tiles[];
+    const int a_row = bm + pad, b_row = bn + pad, stage = bk * (a_row + b_row);
+    for (int s = 0; s < 2; ++s)
+        for (int i = threadIdx.x; i < bk * (bm + bn); i += blockDim.x) {
+            int k = i / (bm + bn), j = i % (bm + bn);
+            int slot = s * stage + (j < bm ? k * a_row + j : bk * a_row + k * b_row + (j - bm));
+            tiles[slot] = in[(size_t)blockIdx.x * 2 * bk * (bm + bn) + s * bk * (bm + bn) + i];
+        }
+    __syncthreads();
+    for (int s = 0; s < 2; ++s)
+        for (int i = threadIdx.x; i < bk * (bm + bn); i += blockDim.x) {
+            int k = i / (bm + bn), j = i % (bm + bn);
+            int slot = s * stage + (j < bm ? k * a_row + j : bk * a_row + k * b_row + (j - bm));
+            out[(size_t)blockIdx.x * 2 * bk * (bm + bn) + s * bk * (bm + bn) + i] = tiles[slot];
+        }
+}
+
+static size_t staged_bytes(int bm, int bn, int bk, int pad) {
+    return 2 * (size_t)bk * (size_t)(bm + pad + bn + pad) * sizeof(float);
+}
+
+/* Blocks per SM for one tile configuration, after one real launch that must copy correctly. */
+static int staged_blocks_per_sm(const course_device* dev, int bm, int bn, int bk, int pad) {
+    size_t smem = staged_bytes(bm, bn, bk, pad), n = 2 * (size_t)bk * (bm + bn);
+    CUDA_CHECK(cudaFuncSetAttribute(staged_tiles, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)dev->smem_per_block_optin));
+    float *h = (float*)malloc(n * sizeof *h), *d_in, *d_out;
+    if (!h) die("out of host memory");
+    for (size_t i = 0; i < n; ++i) h[i] = (float)i;
+    CUDA_CHECK(cudaMalloc(&d_in, n * sizeof *h));
+    CUDA_CHECK(cudaMalloc(&d_out, n * sizeof *h));
+    CUDA_CHECK(cudaMemcpy(d_in, h, n * sizeof *h, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemset(d_out, 0xff, n * sizeof *h));
+    staged_tiles<<<1, 256, smem>>>(d_in, d_out, bm, bn, bk, pad);
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaMemcpy(h, d_out, n * sizeof *h, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < n; ++i)
+        if (h[i] != (float)i) die("staged_tiles copied element %zu wrong", i);
+    int blocks = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, staged_tiles, 256, smem));
+    CUDA_CHECK(cudaFree(d_in));
+    CUDA_CHECK(cudaFree(d_out));
+    free(h);
+    return blocks;
+}
+
+typedef struct {
+    int bm, bn, bk;
+    int blocks[3]; /* pad 0, 1, 4 floats */
+} occupancy_row;
+
+static void occupancy_demo(const course_device* dev, occupancy_row* rows) {
+    static const int pads[3] = {0, 1, 4};
+    printf("\nWhat padding costs: shared memory, and sometimes occupancy. Two stages of an A tile\n"
+           "[BK][BM+pad] and a B tile [BK][BN+pad] of floats, 256 threads per block, %zu KiB of\n"
+           "shared memory per SM (cudaOccupancyMaxActiveBlocksPerMultiprocessor):\n",
+           dev->smem_per_sm / 1024);
+    printf("%-18s | %-18s | %-18s | %-18s\n", "tiles", "pad 0", "pad 1", "pad 4");
+    for (int i = 0; i < 2; ++i) {
+        printf("BM%d BN%d BK%d     |", rows[i].bm, rows[i].bn, rows[i].bk);
+        for (int p = 0; p < 3; ++p) {
+            rows[i].blocks[p] = staged_blocks_per_sm(dev, rows[i].bm, rows[i].bn, rows[i].bk, pads[p]);
+            printf(" %6.2f KiB: %d/SM |",
+                   staged_bytes(rows[i].bm, rows[i].bn, rows[i].bk, pads[p]) / 1024.0,
+                   rows[i].blocks[p]);
+        }
+        printf("\n");
+    }
+}
+
+/* ---------------------------------------------------------------- alignment trap */
+
+/* Every thread reads 4 consecutive floats of row r: as one 16-byte load (VECTOR) or as 4 loads
+ * the compiler may merge if it can prove the alignment. Row r starts at byte 4 * r * (32 + PAD):
+ * a multiple of 16 for every row only if 32 + PAD is a multiple of 4. */
+template <int PAD, bool VECTOR>
+__global__ void float4_from_rows(float* out) {
+    __shared__ __align__(16) float tile[32][32 + PAD];
+    for (int i = threadIdx.x; i < 32 * (32 + PAD); i += blockDim.x) (&tile[0][0])[i] = (float)i;
+    __syncthreads();
+    const int r = threadIdx.x / 8, k = threadIdx.x % 8;
+    float4 v;
+    if (VECTOR)
+        v = *reinterpret_cast<const float4*>(&tile[r][4 * k]);
+    else
+        v = make_float4(tile[r][4 * k], tile[r][4 * k + 1], tile[r][4 * k + 2], tile[r][4 * k + 3]);
+    out[threadIdx.x] = v.x + v.y + v.z + v.w;
+}
+
+/* Runs one instance; returns the launch's error (the check of the sums is separate). */
+static cudaError_t run_float4(void (*kernel)(float*), int pad, float* d_out) {
+    kernel<<<1, 256>>>(d_out);
+    cudaError_t err = cudaGetLastError();
+    if (err == cudaSuccess) err = cudaDeviceSynchronize();
+    if (err != cudaSuccess) return err;
+    float h[256];
+    CUDA_CHECK(cudaMemcpy(h, d_out, sizeof h, cudaMemcpyDeviceToHost));
+    for (int t = 0; t < 256; ++t) {
+        float first = (float)((t / 8) * (32 + pad) + 4 * (t % 8));
+        if (h[t] != 4 * first + 6) die("float4_from_rows: thread %d read %g", t, h[t]);
+    }
+    return cudaSuccess;
+}
+
+/* Last in the lesson: the misaligned launch leaves the CUDA context unusable. */
+static void alignment_trap(void) {
+    float* d_out;
+    CUDA_CHECK(cudaMalloc(&d_out, 256 * sizeof(float)));
+    printf("\nThe trap: padding that breaks 16-byte alignment. Each thread reads 4 floats of one\n"
+           "row as a float4. Row r starts at byte 4 * r * (32 + pad):\n");
+    CUDA_CHECK(run_float4(float4_from_rows<4, false>, 4, d_out));
+    CUDA_CHECK(run_float4(float4_from_rows<1, false>, 1, d_out));
+    printf("  pad 1 or 4, four float loads: correct either way; the compiler merges them into one\n"
+           "  16-byte load only where it can prove alignment (pad 4), else issues four (see\n"
+           "  README.md for the SASS).\n");
+    CUDA_CHECK(run_float4(float4_from_rows<4, true>, 4, d_out));
+    printf("  pad 4 (row stride 144 bytes), one float4 load: correct.\n");
+    cudaError_t err = run_float4(float4_from_rows<1, true>, 1, d_out);
+    printf("  pad 1 (row stride 132 bytes), one float4 load: %s (%s)%s\n",
+           err == cudaSuccess ? "no error" : cudaGetErrorName(err), cudaGetErrorString(err),
+           err == cudaErrorMisalignedAddress ? ", as expected:\n  odd rows start 4 bytes past a "
+                                               "16-byte boundary. Pad vector tiles by whole "
+                                               "vectors (4 floats)."
+                                             : "");
+}
+
+/* ---------------------------------------------------------------- summary */
+
+static void print_summary(const course_device* dev, const tile_result* r, int n,
+                          const occupancy_row* occ) {
+    char desc[512];
+    course_device_describe(dev, desc, sizeof desc);
+    printf("\n## 02_padding summary\n\n%s.\n\n", desc);
+    printf("| width | column read, row stride 32 -> 33 | model | measured / model | ns per "
+           "load, stride 33 |\n| ---: | ---: | ---: | ---: | ---: |\n");
+    for (int i = 0; i < n; ++i)
+        if (strstr(r[i].v.name, "_pad1") && !strstr(r[i].v.name, "_pad16"))
+            printf("| %u B | %.1fx faster | %.0fx | %.3f | %.3f |\n", r[i].v.elem_bytes,
+                   r[i].speedup, r[i].model_speedup, r[i].speedup / r[i].model_speedup,
+                   r[i].m.ns_per_load);
+    if (occ)
+        printf("\nOccupancy (blocks/SM, pad 0 / 1 / 4 floats): BM%d BN%d BK%d %d/%d/%d; "
+               "BM%d BN%d BK%d %d/%d/%d.\n",
+               occ[0].bm, occ[0].bn, occ[0].bk, occ[0].blocks[0], occ[0].blocks[1],
+               occ[0].blocks[2], occ[1].bm, occ[1].bn, occ[1].bk, occ[1].blocks[0],
+               occ[1].blocks[1], occ[1].blocks[2]);
+}
+
+/* ---------------------------------------------------------------- main */
+
+/* The bank of every element, for plot.gp's pictures. */
+static void write_bank_maps(const char* csv, const tile_result* r) {
+    char path[1024];
+    FILE* f = tile_bank_maps_open(csv, path, sizeof path);
+    tile_write_bank_map(f, &r[0].v, "stride 32");
+    tile_write_bank_map(f, &r[1].v, "stride 33");
+    tile_write_bank_map(f, &r[2].v, "stride 34");
+    csv_close(f, path);
+}
+
+int main(int argc, char** argv) {
+    course_args args;
+    int rc = course_parse_args(&CLI, argc, argv, &args);
+    if (rc >= 0) return rc;
+
+    tile_result all[N_VARIANTS], sel[N_VARIANTS];
+    all_variants(all);
+    int n = 0;
+    for (int i = 0; i < N_VARIANTS; ++i)
+        if (!args.variant || !strcmp(args.variant, all[i].v.name)) sel[n++] = all[i];
+    if (!n) return course_usage_error(&CLI, "unknown variant '%s' (see --list)", args.variant);
+    if (args.list) {
+        for (int i = 0; i < n; ++i)
+            printf("%-10s %2u-byte elements, %-14s column read %2d wavefronts (ideal %d)\n",
+                   sel[i].v.name, sel[i].v.elem_bytes, sel[i].v.layout, sel[i].model.ld,
+                   sel[i].model.ld_ideal);
+        return EXIT_OK;
+    }
+    int lesson = !args.check && !args.bench;
+    if (lesson) {
+        print_stride_table();
+        print_model_table(all);
+    }
+    if (args.csv) write_bank_maps(args.csv, all);
+
+    course_device dev;
+    rc = course_device_open(&dev, 7, 0, "the padding benchmark");
+    if (rc != EXIT_OK) return rc;
+    char desc[512];
+    course_device_describe(&dev, desc, sizeof desc);
+    printf("\n%s, %d SMs\n", desc, dev.sm_count);
+
+    /* A baseline must be measured with its variants: add it when --variant left it out. */
+    for (int i = 0; !args.check && i < n; ++i) {
+        int present = 0;
+        for (int j = 0; j < n; ++j) present |= !strcmp(sel[j].v.name, sel[i].baseline);
+        for (int j = 0; !present && j < N_VARIANTS; ++j)
+            if (!strcmp(all[j].v.name, sel[i].baseline)) sel[n++] = all[j], present = 1;
+    }
+    rc = tile_run(sel, n, &dev, args.check || lesson, !args.check, (int)args.size, (int)args.reps);
+    if (args.check) return rc;
+    tile_print(sel, n);
+    if (args.csv) tile_write_csv(args.csv, &dev, args.command_line, sel, n);
+    if (!lesson) return rc;
+
+    occupancy_row occ[2] = {{128, 96, 32, {0, 0, 0}}, {128, 128, 16, {0, 0, 0}}};
+    occupancy_demo(&dev, occ);
+    alignment_trap();
+    print_summary(&dev, sel, n, occ);
+    return rc;
+}

@@ -1,0 +1,242 @@
+/* Chapter 03: the XOR swizzle.
+ *
+ * The same 32 x 32 tile of 4-byte words as chapter 02, stored three ways through one index
+ * function, layout_index(row, col, layout) (common/layout.h): PLAIN, PADDED (row stride 33) and
+ * XOR (row * 32 + (col ^ row)). One kernel (common/tile_transpose.cuh) writes it by rows and
+ * reads it by columns in each layout; the outputs must be identical. Then shapes beyond 32 x 32:
+ * 64 x 32, 32 x 64, a 16-word-wide tile where the textbook col ^ row still conflicts (and its
+ * fix), and 16-bit elements accessed in pairs.
+ *
+ * File layout: variants, lesson tables, summary, main. */
+#include "check.h"
+#include "cli.h"
+#include "csv.h"
+#include "device.h"
+#include "layout.h"
+#include "smem_model.h"
+#include "tile_bench.h"
+#include "tile_transpose.cuh"
+#include "xor_swizzle.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const course_cli CLI = {
+    "03_xor_swizzle",
+    "XOR swizzle: one 32x32 tile in the plain, padded and XOR layouts through one index\n"
+    "function, then 64x32, 32x64, a 16-word-wide tile and 16-bit pairs.",
+    "column-read loop iterations per thread", 4000, 15};
+
+/* ---------------------------------------------------------------- variants */
+
+template <layout_kind K>
+struct tile32 {
+    static constexpr unsigned ROWS = 32, COLS = 32, SLOTS = K == LAYOUT_PADDED ? 32 * 33 : 32 * 32;
+    __host__ __device__ unsigned operator()(unsigned r, unsigned c) const {
+        return layout_index(r, c, K);
+    }
+};
+
+/* 64 rows: row r uses r % 32 for the XOR (layout_xor masks it). */
+struct xor_64x32 {
+    static constexpr unsigned ROWS = 64, COLS = 32, SLOTS = 64 * 32;
+    __host__ __device__ unsigned operator()(unsigned r, unsigned c) const {
+        return layout_xor(r, c, 32);
+    }
+};
+
+/* 64 columns: two 32-word halves; c ^ r (r < 32) permutes within each half. */
+struct xor_32x64 {
+    static constexpr unsigned ROWS = 32, COLS = 64, SLOTS = 32 * 64;
+    __host__ __device__ unsigned operator()(unsigned r, unsigned c) const {
+        return layout_xor(r, c, 64);
+    }
+};
+
+/* 16 words per row: the textbook c ^ (r % 16), and the fix that XORs with r / 2. */
+struct narrow_textbook {
+    static constexpr unsigned ROWS = 32, COLS = 16, SLOTS = 32 * 16;
+    __host__ __device__ unsigned operator()(unsigned r, unsigned c) const {
+        return layout_xor(r, c, 16);
+    }
+};
+struct narrow_fixed {
+    static constexpr unsigned ROWS = 32, COLS = 16, SLOTS = 32 * 16;
+    __host__ __device__ unsigned operator()(unsigned r, unsigned c) const {
+        return layout_xor_narrow(r, c, 16);
+    }
+};
+
+enum { N_VARIANTS = 7 };
+
+static void all_variants(tile_result* r) {
+    const tile_variant v[N_VARIANTS] = {
+        tile_variant_of<unsigned, tile32<LAYOUT_PLAIN>>("plain", "32x32 plain"),
+        tile_variant_of<unsigned, tile32<LAYOUT_PADDED>>("padded", "32x32 row stride 33"),
+        tile_variant_of<unsigned, tile32<LAYOUT_XOR>>("xor", "32x32 col^row"),
+        tile_variant_of<unsigned, xor_64x32>("xor_64x32", "64x32 col^(row%32)"),
+        tile_variant_of<unsigned, xor_32x64>("xor_32x64", "32x64 col^row"),
+        tile_variant_of<unsigned, narrow_textbook>("narrow_textbook", "32x16 col^(row%16)"),
+        tile_variant_of<unsigned, narrow_fixed>("narrow_fixed", "32x16 col^(row/2%16)")};
+    for (int i = 0; i < N_VARIANTS; ++i) {
+        memset(&r[i], 0, sizeof r[i]);
+        r[i].v = v[i];
+        r[i].baseline = "plain";
+        tile_model_of(&r[i].v, &r[i].model);
+    }
+}
+
+/* ---------------------------------------------------------------- lesson tables */
+
+/* Slots of row 0 that a layout leaves empty, and slots it fills twice. */
+static void count_row_slots(const unsigned* slot_of_col, int* empty, int* doubled) {
+    int hits[32] = {0};
+    for (int c = 0; c < 32; ++c) ++hits[slot_of_col[c]];
+    *empty = *doubled = 0;
+    for (int s = 0; s < 32; ++s) *empty += hits[s] == 0, *doubled += hits[s] > 1;
+}
+
+static void print_bijection(void) {
+    printf("Why XOR: for a fixed row r, c -> c ^ r undoes itself ((c ^ r) ^ r = c), so it is a\n"
+           "permutation of the row's 32 slots; and for a fixed column c, the 32 rows go to 32\n"
+           "different slots c ^ r, hence 32 different banks. A random slot per element is not a\n"
+           "permutation: ");
+    unsigned xor_slot[32], random_slot[32];
+    unsigned long long s = 88172645463325252ull;
+    for (int c = 0; c < 32; ++c) {
+        xor_slot[c] = (unsigned)c ^ 5u;
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        random_slot[c] = (unsigned)(s % 32);
+    }
+    int empty, doubled;
+    count_row_slots(random_slot, &empty, &doubled);
+    printf("one draw leaves %d of row 5's slots empty and fills %d twice or more;\n", empty,
+           doubled);
+    count_row_slots(xor_slot, &empty, &doubled);
+    printf("c ^ 5 leaves %d empty, %d doubled.\n", empty, doubled);
+}
+
+static void print_model_table(const tile_result* r) {
+    printf("\nModel, per warp instruction (ideal in brackets); every layout is a bijection "
+           "(tested):\n");
+    printf("%-16s %-22s %10s %12s %12s\n", "variant", "layout", "smem bytes", "column read",
+           "row write");
+    for (int i = 0; i < N_VARIANTS; ++i)
+        printf("%-16s %-22s %10u %8d (%d) %8d (%d)\n", r[i].v.name, r[i].v.layout,
+               r[i].v.slots * r[i].v.elem_bytes, r[i].model.ld, r[i].model.ld_ideal, r[i].model.st,
+               r[i].model.st_ideal);
+}
+
+/* Lane i reads column 0 of row i in the textbook 16-wide layout: what bankcalc shows. */
+static void print_narrow_conflict(void) {
+    smem_access a = smem_strided(4, SMEM_LOAD, 1, 0);
+    for (unsigned i = 0; i < 32; ++i) a.offset[i] = 4 * layout_xor(i, 0, 16);
+    smem_report rep;
+    smem_analyze(&a, &rep);
+    printf("\nA 16-word-wide tile: rows r and r+1 share one 128-byte line of banks, so r %% 2 already\n"
+           "picks the bank half and the textbook col ^ (row %% 16) repeats itself at row 16. Column 0,\n"
+           "lane = row, bank of each lane:");
+    for (unsigned i = 0; i < 32; ++i) printf(" %u", smem_bank(a.offset[i]));
+    printf("\n-> %d wavefronts (lanes 0 and 16 both in bank 0). Found with:\n  bankcalc", rep.wavefronts);
+    for (unsigned i = 0; i < 32; ++i) printf(" %u", a.offset[i]);
+    for (unsigned i = 0; i < 32; ++i) a.offset[i] = 4 * layout_xor_narrow(i, 0, 16);
+    printf("\nThe fix XORs with the row bits the bank does not see yet, (row / 2) %% 16: %d "
+           "wavefront%s.\n",
+           smem_wavefronts(&a), smem_wavefronts(&a) == 1 ? "" : "s");
+}
+
+/* 16-bit elements, two at a time: a 32 x 64 tile of halves in 32 x 32 words. */
+static void print_half2(void) {
+    smem_access element = smem_strided(4, SMEM_LOAD, 1, 0), pair = element;
+    for (unsigned r = 0; r < 32; ++r) {
+        unsigned p = 3; /* pair column 3: elements 6 and 7 */
+        element.offset[r] = 4 * (r * 32 + ((2 * p) ^ r) / 2);
+        pair.offset[r] = 4 * layout_xor(r, p, 32);
+    }
+    printf("\n16-bit elements read two at a time (one 4-byte word per pair). XOR the element index,\n"
+           "e ^ row, and a pair's word is (2p ^ row) / 2 = p ^ (row / 2): only row / 2 reaches the\n"
+           "bank, so a pair column costs %d wavefronts, and for odd rows the pair's halves are\n"
+           "stored swapped (element 2p lands at 2p + 1). XOR the pair index instead, p ^ row:\n"
+           "%d wavefront, pairs intact. (The exercise.)\n",
+           smem_wavefronts(&element), smem_wavefronts(&pair));
+}
+
+/* ---------------------------------------------------------------- summary */
+
+static const tile_result* find(const tile_result* r, int n, const char* name) {
+    for (int i = 0; i < n; ++i)
+        if (!strcmp(r[i].v.name, name)) return &r[i];
+    return NULL;
+}
+
+static void print_summary(const course_device* dev, const tile_result* r, int n) {
+    char desc[512];
+    course_device_describe(dev, desc, sizeof desc);
+    printf("\n## 03_xor_swizzle summary\n\n%s.\n\n", desc);
+    printf("| variant | smem bytes | column read wavefronts | speedup vs plain | model | measured "
+           "/ model |\n| --- | ---: | ---: | ---: | ---: | ---: |\n");
+    for (int i = 0; i < n; ++i)
+        printf("| %s | %u | %d | %.1fx | %.0fx | %.3f |\n", r[i].v.name,
+               r[i].v.slots * r[i].v.elem_bytes, r[i].model.ld, r[i].speedup, r[i].model_speedup,
+               r[i].speedup / r[i].model_speedup);
+    const tile_result *t = find(r, n, "narrow_textbook"), *f = find(r, n, "narrow_fixed");
+    if (t && f)
+        printf("\n16-word rows: the fixed XOR runs %.2fx faster than the textbook one (model %.0fx).\n",
+               t->m.t.median_ms / f->m.t.median_ms, (double)t->model.ld / f->model.ld);
+}
+
+/* ---------------------------------------------------------------- main */
+
+/* The bank of every element, for plot.gp's pictures. */
+static void write_bank_maps(const char* csv, const tile_result* r) {
+    char path[1024];
+    FILE* f = tile_bank_maps_open(csv, path, sizeof path);
+    static const int pictures[] = {0, 1, 2, 5, 6}; /* plain, padded, xor, narrow x 2 */
+    for (size_t i = 0; i < sizeof pictures / sizeof pictures[0]; ++i)
+        tile_write_bank_map(f, &r[pictures[i]].v, r[pictures[i]].v.name);
+    csv_close(f, path);
+}
+
+int main(int argc, char** argv) {
+    course_args args;
+    int rc = course_parse_args(&CLI, argc, argv, &args);
+    if (rc >= 0) return rc;
+
+    tile_result all[N_VARIANTS], sel[N_VARIANTS];
+    all_variants(all);
+    int n = 0;
+    for (int i = 0; i < N_VARIANTS; ++i)
+        if (!args.variant || !strcmp(args.variant, all[i].v.name)) sel[n++] = all[i];
+    if (!n) return course_usage_error(&CLI, "unknown variant '%s' (see --list)", args.variant);
+    if (args.list) {
+        for (int i = 0; i < n; ++i)
+            printf("%-16s %-22s column read %2d wavefronts, row write %d\n", sel[i].v.name,
+                   sel[i].v.layout, sel[i].model.ld, sel[i].model.st);
+        return EXIT_OK;
+    }
+    int lesson = !args.check && !args.bench;
+    if (lesson) {
+        print_bijection();
+        print_model_table(all);
+        print_narrow_conflict();
+        print_half2();
+    }
+    if (args.csv) write_bank_maps(args.csv, all);
+
+    course_device dev;
+    rc = course_device_open(&dev, 7, 0, "the XOR swizzle benchmark");
+    if (rc != EXIT_OK) return rc;
+    char desc[512];
+    course_device_describe(&dev, desc, sizeof desc);
+    printf("\n%s, %d SMs\n", desc, dev.sm_count);
+
+    if (!args.check && !find(sel, n, "plain")) sel[n++] = all[0]; /* the baseline */
+    rc = tile_run(sel, n, &dev, args.check || lesson, !args.check, (int)args.size, (int)args.reps);
+    if (args.check) return rc;
+    tile_print(sel, n);
+    if (args.csv) tile_write_csv(args.csv, &dev, args.command_line, sel, n);
+    if (lesson) print_summary(&dev, sel, n);
+    return rc;
+}
