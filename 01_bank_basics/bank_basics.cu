@@ -96,19 +96,15 @@ __global__ void __launch_bounds__(BENCH_THREADS, BLOCKS_PER_SM)
         words[i] = word_value(i);
     __syncthreads();
 
-    /* Plain loads through a typed pointer: one LDS of W bytes each, the j offsets folded into
-     * the instruction. The empty asm makes `first` look new on every iteration, so the compiler
-     * cannot hoist the loads out of the loop. */
-    typedef typename smem_word<W>::type word_t;
-    const word_t* tile = reinterpret_cast<const word_t*>(words);
-    unsigned first = (threadIdx.x % 32u) * stride;
+    /* ld_shared: one volatile LDS of W bytes each, so the compiler keeps every load in the
+     * loop; the j * W offsets fold into the instructions. */
+    const unsigned first = smem_address(words) + (threadIdx.x % 32u) * stride * W;
     if (threadIdx.x == 0) clocks[3 * blockIdx.x] = clock64();
     unsigned acc = 0;
 #pragma unroll 1
     for (int it = 0; it < iters; ++it) {
-        asm volatile("" : "+r"(first));
 #pragma unroll
-        for (int j = 0; j < UNROLL; ++j) acc += word_sum(tile[first + j]);
+        for (int j = 0; j < UNROLL; ++j) acc += word_sum(ld_shared<W>(first + j * W));
     }
     __syncthreads(); /* the block is done when its slowest warp is */
     if (threadIdx.x == 0) {

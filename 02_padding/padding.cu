@@ -156,11 +156,14 @@ static void occupancy_demo(const course_device* dev, occupancy_row* rows) {
            "[BK][BM+pad] and a B tile [BK][BN+pad] of floats, 256 threads per block, %zu KiB of\n"
            "shared memory per SM (cudaOccupancyMaxActiveBlocksPerMultiprocessor):\n",
            dev->smem_per_sm / 1024);
-    printf("%-18s | %-18s | %-18s | %-18s\n", "tiles", "pad 0", "pad 1", "pad 4");
+    printf("%-18s | %-17s | %-17s | %-17s\n", "tiles", "pad 0", "pad 1", "pad 4");
     for (int i = 0; i < 2; ++i) {
-        printf("BM%d BN%d BK%d     |", rows[i].bm, rows[i].bn, rows[i].bk);
+        char name[32];
+        snprintf(name, sizeof name, "BM%d BN%d BK%d", rows[i].bm, rows[i].bn, rows[i].bk);
+        printf("%-18s |", name);
         for (int p = 0; p < 3; ++p) {
-            rows[i].blocks[p] = staged_blocks_per_sm(dev, rows[i].bm, rows[i].bn, rows[i].bk, pads[p]);
+            rows[i].blocks[p] =
+                staged_blocks_per_sm(dev, rows[i].bm, rows[i].bn, rows[i].bk, pads[p]);
             printf(" %6.2f KiB: %d/SM |",
                    staged_bytes(rows[i].bm, rows[i].bn, rows[i].bk, pads[p]) / 1024.0,
                    rows[i].blocks[p]);
@@ -239,8 +242,7 @@ static void print_summary(const course_device* dev, const tile_result* r, int n,
             printf("| %u B | %.1fx faster | %.0fx | %.3f | %.3f |\n", r[i].v.elem_bytes,
                    r[i].speedup, r[i].model_speedup, r[i].speedup / r[i].model_speedup,
                    r[i].m.ns_per_load);
-    if (occ)
-        printf("\nOccupancy (blocks/SM, pad 0 / 1 / 4 floats): BM%d BN%d BK%d %d/%d/%d; "
+    printf("\nOccupancy (blocks/SM, pad 0 / 1 / 4 floats): BM%d BN%d BK%d %d/%d/%d; "
                "BM%d BN%d BK%d %d/%d/%d.\n",
                occ[0].bm, occ[0].bn, occ[0].bk, occ[0].blocks[0], occ[0].blocks[1],
                occ[0].blocks[2], occ[1].bm, occ[1].bn, occ[1].bk, occ[1].blocks[0],

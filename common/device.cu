@@ -33,9 +33,9 @@ int course_device_open(course_device* d, int min_major, int min_minor, const cha
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess || count == 0) {
-        printf("skipped: no CUDA device (%s); %s needs a GPU of compute capability %d.%d or "
-               "newer\n",
-               err != cudaSuccess ? cudaGetErrorString(err) : "none found", what, min_major,
+        printf("skipped: no usable CUDA device (%s); %s needs a GPU of compute capability %d.%d "
+               "or newer\n",
+               err != cudaSuccess ? cudaGetErrorString(err) : "no device found", what, min_major,
                min_minor);
         return EXIT_SKIPPED;
     }

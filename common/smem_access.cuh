@@ -1,6 +1,8 @@
 /* One shared-memory instruction of a chosen width, written in PTX so that the compiler can
  * neither drop it, merge it, hoist it out of a loop nor split it into narrower accesses:
- * ld_shared<4> is one LDS, ld_shared<16> one LDS.128, st_shared<8> one STS.64.
+ * ld_shared<4> is one LDS, ld_shared<16> one LDS.128, st_shared(addr, uint2) one STS.64.
+ * The loads are ld.volatile: ptxas too must perform each one where the program has it (a plain
+ * ld.shared of an unchanged address would be hoisted out of a benchmark's loop).
  * Addresses are 32-bit shared-window addresses (smem_address(ptr) + byte offset). */
 #ifndef COURSE_SMEM_ACCESS_CUH
 #define COURSE_SMEM_ACCESS_CUH
@@ -33,19 +35,19 @@ __device__ __forceinline__ typename smem_word<W>::type ld_shared(unsigned addr);
 template <>
 __device__ __forceinline__ unsigned ld_shared<4>(unsigned addr) {
     unsigned v;
-    asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(addr) : "memory");
+    asm volatile("ld.volatile.shared.b32 %0, [%1];" : "=r"(v) : "r"(addr) : "memory");
     return v;
 }
 template <>
 __device__ __forceinline__ uint2 ld_shared<8>(unsigned addr) {
     uint2 v;
-    asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "r"(addr) : "memory");
+    asm volatile("ld.volatile.shared.v2.b32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "r"(addr) : "memory");
     return v;
 }
 template <>
 __device__ __forceinline__ uint4 ld_shared<16>(unsigned addr) {
     uint4 v;
-    asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
+    asm volatile("ld.volatile.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
                  : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
                  : "r"(addr)
                  : "memory");

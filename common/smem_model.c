@@ -1,4 +1,4 @@
-/* Shared-memory bank model, calibrated on an H200 (common/calibration/h200.csv: 540 warp
+/* Shared-memory bank model, calibrated on an H200 (common/calibration/h200.csv: 606 warp
  * instructions, loads and stores at 4, 8 and 16 bytes; the model reproduces every row).
  *
  * The rules:
@@ -9,9 +9,10 @@
  *  2. Within a group, a bank delivers one 4-byte word per wavefront, and lanes asking for the
  *     same word share it (broadcast). A group costs as many wavefronts as its busiest bank has
  *     distinct words; a group with no active lane costs nothing.
- *  3. Loads only: when lanes pair up on identical addresses (every active lane i reads what lane
- *     i^1 reads, or every active lane i what lane i^2 reads), the group doubles: the whole warp
- *     for 8-byte loads, half-warps for 16-byte loads. Stores never merge groups.
+ *  3. Loads only: when lanes pair up on identical addresses (active lanes i and i^1 always read
+ *     the same address, or active lanes i and i^2 do; a lane whose partner is inactive does not
+ *     count against it), the group doubles: the whole warp for 8-byte loads, half-warps for
+ *     16-byte loads. Stores never merge groups.
  * What the half-/quarter-warp rule of thumb misses: rule 3 (a 16-byte broadcast load is 2
  * wavefronts, not 1 and not 4; the same store is 4), and that identical half-warps are not
  * merged (lane i and lane i+16 reading one address still cost 2 wavefronts at 8 bytes). */
@@ -29,11 +30,11 @@ const char* smem_invalid(const smem_access* a) {
 
 static int active(const smem_access* a, int lane) { return (int)(a->mask >> lane & 1u); }
 
-/* Rule 3: does every active lane read the same address as its partner lane ^ k (an active
- * lane whose partner is inactive breaks the pairing)? */
+/* Rule 3: does every pair of active lanes i and i ^ k read the same address? (A lane whose
+ * partner is inactive does not break the pairing.) */
 static int lanes_pair_up(const smem_access* a, int k) {
     for (int lane = 0; lane < SMEM_WARP; ++lane)
-        if (active(a, lane) && (!active(a, lane ^ k) || a->offset[lane] != a->offset[lane ^ k]))
+        if (active(a, lane) && active(a, lane ^ k) && a->offset[lane] != a->offset[lane ^ k])
             return 0;
     return 1;
 }

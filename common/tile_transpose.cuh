@@ -58,13 +58,14 @@ __global__ void __launch_bounds__(TILE_THREADS, TILE_BLOCKS_PER_SM)
     for (unsigned c = warp; c < Index::COLS; c += TILE_WARPS)
         for (unsigned r = lane; r < Index::ROWS; r += 32u) out[base + c * Index::ROWS + r] = tile[at(r, c)];
 
-    /* The empty asm makes `row` look new on every iteration, so the loads stay in the loop. */
-    unsigned row = tile_loop_row<Index>(warp, lane), acc = 0;
+    /* ld_shared: volatile loads, so the compiler keeps every one in the loop. */
+    const unsigned row = tile_loop_row<Index>(warp, lane), tile_addr = smem_address(tile);
+    unsigned acc = 0;
 #pragma unroll 1
     for (int it = 0; it < reps; ++it) {
-        asm volatile("" : "+r"(row));
 #pragma unroll
-        for (unsigned j = 0; j < tile_unroll(sizeof(T)); ++j) acc += word_sum(tile[at(row, j)]);
+        for (unsigned j = 0; j < tile_unroll(sizeof(T)); ++j)
+            acc += word_sum(ld_shared<sizeof(T)>(tile_addr + at(row, j) * (unsigned)sizeof(T)));
     }
     sums[(size_t)blockIdx.x * TILE_THREADS + threadIdx.x] = acc;
 }

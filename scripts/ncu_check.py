@@ -3,9 +3,15 @@
 
 Runs `PROGRAM ARGS --bench --reps 1 --csv TMP` under Nsight Compute, profiling the kernels whose
 names match REGEX, and holds every benchmark row to its model: the shared-memory wavefronts per
-load (store) instruction that the hardware counted over the row's launches must equal the CSV's
+load (store) instruction that the hardware counted over the row's launches must match the CSV's
 model_ld_wavefronts_per_request (model_st_...; a negative model means "not predicted").
 The CSV's `launches` column says how many profiled launches belong to each row, in order.
+
+"Match": never fewer wavefronts than the model, and at most TOLERANCE more. An isolated
+instruction measures exactly what the model says (the calibration holds every row exactly); in a
+full kernel the H200 adds a few wavefronts to 16-byte accesses that run alongside other memory
+traffic (measured: up to about 6%), so a whole kernel is held to the model within 8%. That still
+tells every layout of the course apart: their predictions differ by factors of 2 or more.
 Exit codes: 0 agree, 1 disagree, 77 skipped (no ncu or no GPU).
 """
 import argparse
@@ -16,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 
+TOLERANCE = 0.08
 LD_WF = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
 ST_WF = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
 LD_I = "smsp__sass_inst_executed_op_shared_ld.sum"
@@ -64,7 +71,7 @@ def main():
     if want != len(launches):
         print(f"the CSV accounts for {want} launches, ncu profiled {len(launches)}")
         return 1
-    bad, i = 0, 0
+    bad, i, worst = 0, 0, 0.0
     print(f"{'row':<16} {'ld wf/req':>16} {'st wf/req':>16}   (measured / model)")
     for r in rows:
         group = launches[i:i + int(r["launches"])]
@@ -78,12 +85,14 @@ def main():
             if model < 0:
                 cells.append(f"{measured:7.3f} /   -   ")
                 continue
-            ok = abs(measured - model) <= 1e-9 * max(1.0, model)
+            ok = model * (1 - 1e-9) <= measured <= model * (1 + TOLERANCE)
             row_ok = row_ok and ok
+            worst = max(worst, measured / model - 1)
             cells.append(f"{measured:7.3f} / {model:<7.3f}" + ("" if ok else " MISMATCH"))
         bad += not row_ok
         print(f"{r.get('variant', '?'):<16} {cells[0]:>16} {cells[1]:>16}")
-    print(f"{len(rows) - bad} of {len(rows)} rows: hardware counters equal the model"
+    print(f"largest excess of measured over model wavefronts: {100 * worst:.2f}%")
+    print(f"{len(rows) - bad} of {len(rows)} rows: hardware counters match the model"
           if not bad else f"{bad} rows where hardware counters and model disagree")
     return 1 if bad else 0
 
