@@ -48,7 +48,9 @@ typedef struct {
     char name[16];
 } variant;
 
-static int variant_count(void) { return 3 * MAX_STRIDE; }
+static int variant_count(void) {
+    return 3 * MAX_STRIDE;
+}
 
 static variant variant_at(int i) {
     variant v;
@@ -67,7 +69,9 @@ static int model_wavefronts(int width, unsigned stride) {
 /* ---------------------------------------------------------------- CPU reference */
 
 /* What word i of the tile holds: a hash, so that a wrong address gives a wrong sum. */
-static __host__ __device__ unsigned word_value(unsigned i) { return i * 2654435761u + 12345u; }
+static __host__ __device__ unsigned word_value(unsigned i) {
+    return i * 2654435761u + 12345u;
+}
 
 /* 4-byte words a block uses: the 32 lanes' strided span plus the UNROLL shifts. */
 static __host__ __device__ unsigned footprint_words(int width, unsigned stride) {
@@ -187,8 +191,8 @@ static int check_variants(const variant* sel, int n_sel, unsigned* d_out,
     for (int v = 0; v < n_sel; ++v) {
         int wrong = 0;
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
-            run_config c = {sel[v].width, sel[v].stride, shapes[s][1], shapes[s][0], shapes[s][2],
-                            d_out, d_clocks};
+            run_config c = {sel[v].width, sel[v].stride, shapes[s][1], shapes[s][0],
+                            shapes[s][2], d_out,         d_clocks};
             wrong += run_and_verify(&c);
         }
         failed += wrong != 0;
@@ -278,8 +282,8 @@ static int bench_variants(const course_device* dev, const course_args* args, con
 }
 
 static void print_measurements(const measurement* m, int n) {
-    printf("\n%-8s %6s %7s %9s %9s %9s %9s %9s %8s\n", "variant", "model", "model", "median",
-           "min", "max", "B/clk/SM", "measured", "measured");
+    printf("\n%-8s %6s %7s %9s %9s %9s %9s %9s %8s\n", "variant", "model", "model", "median", "min",
+           "max", "B/clk/SM", "measured", "measured");
     printf("%-8s %6s %7s %9s %9s %9s %9s %9s %8s\n", "", "wf", "ratio", "ms", "ms", "ms", "",
            "slowdown", "/model");
     for (int i = 0; i < n; ++i) {
@@ -308,7 +312,9 @@ static void write_csv(const char* path, const course_device* dev, const course_a
 
 /* ---------------------------------------------------------------- lesson */
 
-static unsigned gcd(unsigned a, unsigned b) { return b ? gcd(b, a % b) : a; }
+static unsigned gcd(unsigned a, unsigned b) {
+    return b ? gcd(b, a % b) : a;
+}
 
 /* The calibration's headline patterns, as loads of the given width. */
 static smem_access pattern(unsigned width, const char* kind) {

@@ -2,7 +2,9 @@
 #include "bank_basics.h"
 
 /* 32 banks, each 4 bytes wide, interleaved: consecutive words go to consecutive banks. */
-unsigned exercise_bank_of(unsigned byte_offset) { return (byte_offset / 4) % 32; }
+unsigned exercise_bank_of(unsigned byte_offset) {
+    return (byte_offset / 4) % 32;
+}
 
 /* A bank delivers one word per wavefront, and lanes that read the same word share that delivery
  * (broadcast). So the warp needs as many wavefronts as its busiest bank has distinct words. */

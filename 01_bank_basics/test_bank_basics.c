@@ -17,8 +17,9 @@ static void check_bank(unsigned offset) {
 
 static void check_access(const smem_access* a, const char* what) {
     int want = smem_wavefronts(a), got = exercise_wavefronts_4byte(a->offset, a->mask);
-    EXPECT(got == want, "%s: exercise_wavefronts_4byte = %d, want %d (offsets %u %u %u ..., mask %08x)",
-           what, got, want, a->offset[0], a->offset[1], a->offset[2], a->mask);
+    EXPECT(got == want,
+           "%s: exercise_wavefronts_4byte = %d, want %d (offsets %u %u %u ..., mask %08x)", what,
+           got, want, a->offset[0], a->offset[1], a->offset[2], a->mask);
     wrong_wavefronts += got != want;
 }
 

@@ -74,9 +74,9 @@ static void print_stride_table(void) {
         smem_access a = smem_strided(4, SMEM_LOAD, s, 0);
         int wf = smem_wavefronts(&a);
         printf("%8u %12d   %s\n", s, wf,
-               wf == 1    ? "conflict-free: odd, so i * stride hits all 32 banks"
-               : s == 32  ? "every lane in one bank: 32-way"
-                          : "");
+               wf == 1   ? "conflict-free: odd, so i * stride hits all 32 banks"
+               : s == 32 ? "every lane in one bank: 32-way"
+                         : "");
     }
     printf("Any stride coprime with 32 (any odd stride) works; an even one shares banks:\n"
            "34 = 2 x 17 gives a 2-way conflict, 40 = 8 x 5 an 8-way one.\n");
@@ -88,8 +88,8 @@ static void print_model_table(const tile_result* r) {
            "row write");
     for (int i = 0; i < N_VARIANTS; ++i)
         printf("%-10s %-15s %10u %8d (%d) %8d (%d)\n", r[i].v.name, r[i].v.layout,
-               r[i].v.slots * r[i].v.elem_bytes, r[i].model.ld, r[i].model.ld_ideal,
-               r[i].model.st, r[i].model.st_ideal);
+               r[i].v.slots * r[i].v.elem_bytes, r[i].model.ld, r[i].model.ld_ideal, r[i].model.st,
+               r[i].model.st_ideal);
     printf("At 8 and 16 bytes a column is served 16 or 8 lanes at a time, so one element of\n"
            "padding (8 or 16 bytes) is again enough, and an even pad again is not.\n");
 }
@@ -243,10 +243,9 @@ static void print_summary(const course_device* dev, const tile_result* r, int n,
                    r[i].speedup, r[i].model_speedup, r[i].speedup / r[i].model_speedup,
                    r[i].m.ns_per_load);
     printf("\nOccupancy (blocks/SM, pad 0 / 1 / 4 floats): BM%d BN%d BK%d %d/%d/%d; "
-               "BM%d BN%d BK%d %d/%d/%d.\n",
-               occ[0].bm, occ[0].bn, occ[0].bk, occ[0].blocks[0], occ[0].blocks[1],
-               occ[0].blocks[2], occ[1].bm, occ[1].bn, occ[1].bk, occ[1].blocks[0],
-               occ[1].blocks[1], occ[1].blocks[2]);
+           "BM%d BN%d BK%d %d/%d/%d.\n",
+           occ[0].bm, occ[0].bn, occ[0].bk, occ[0].blocks[0], occ[0].blocks[1], occ[0].blocks[2],
+           occ[1].bm, occ[1].bn, occ[1].bk, occ[1].blocks[0], occ[1].blocks[1], occ[1].blocks[2]);
 }
 
 /* ---------------------------------------------------------------- main */

@@ -6,4 +6,6 @@
  * to the pair index: row r keeps its 32 words, permuted by p ^ r. XORing the element index
  * instead (e ^ r, then the word e / 2) would see only r >> 1 in the bank (2-way conflicts) and,
  * for odd rows, put a pair's two halves in the wrong order. */
-unsigned exercise_half2_slot(unsigned row, unsigned pair) { return layout_xor(row, pair, 32); }
+unsigned exercise_half2_slot(unsigned row, unsigned pair) {
+    return layout_xor(row, pair, 32);
+}

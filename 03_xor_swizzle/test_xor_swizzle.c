@@ -27,7 +27,8 @@ int main(void) {
                 ++collisions;
         }
     EXPECT(outside == 0, "%d pairs stored outside the 1024 words", outside);
-    EXPECT(collisions == 0, "%d pairs share a word with another pair (not a bijection)", collisions);
+    EXPECT(collisions == 0, "%d pairs share a word with another pair (not a bijection)",
+           collisions);
     for (unsigned k = 0; k < 32; ++k) {
         int col = wavefronts(1, k), row = wavefronts(0, k);
         EXPECT(col == 1, "reading pair column %u: %d wavefronts, want 1", k, col);

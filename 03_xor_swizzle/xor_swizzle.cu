@@ -135,11 +135,14 @@ static void print_narrow_conflict(void) {
     for (unsigned i = 0; i < 32; ++i) a.offset[i] = 4 * layout_xor(i, 0, 16);
     smem_report rep;
     smem_analyze(&a, &rep);
-    printf("\nA 16-word-wide tile: rows r and r+1 share one 128-byte line of banks, so r %% 2 already\n"
-           "picks the bank half and the textbook col ^ (row %% 16) repeats itself at row 16. Column 0,\n"
+    printf("\nA 16-word-wide tile: rows r and r+1 share one 128-byte line of banks, so r %% 2 "
+           "already\n"
+           "picks the bank half and the textbook col ^ (row %% 16) repeats itself at row 16. "
+           "Column 0,\n"
            "lane = row, bank of each lane:");
     for (unsigned i = 0; i < 32; ++i) printf(" %u", smem_bank(a.offset[i]));
-    printf("\n-> %d wavefronts (lanes 0 and 16 both in bank 0). Found with:\n  bankcalc", rep.wavefronts);
+    printf("\n-> %d wavefronts (lanes 0 and 16 both in bank 0). Found with:\n  bankcalc",
+           rep.wavefronts);
     for (unsigned i = 0; i < 32; ++i) printf(" %u", a.offset[i]);
     for (unsigned i = 0; i < 32; ++i) a.offset[i] = 4 * layout_xor_narrow(i, 0, 16);
     printf("\nThe fix XORs with the row bits the bank does not see yet, (row / 2) %% 16: %d "
@@ -155,12 +158,13 @@ static void print_half2(void) {
         element.offset[r] = 4 * (r * 32 + ((2 * p) ^ r) / 2);
         pair.offset[r] = 4 * layout_xor(r, p, 32);
     }
-    printf("\n16-bit elements read two at a time (one 4-byte word per pair). XOR the element index,\n"
-           "e ^ row, and a pair's word is (2p ^ row) / 2 = p ^ (row / 2): only row / 2 reaches the\n"
-           "bank, so a pair column costs %d wavefronts, and for odd rows the pair's halves are\n"
-           "stored swapped (element 2p lands at 2p + 1). XOR the pair index instead, p ^ row:\n"
-           "%d wavefront, pairs intact. (The exercise.)\n",
-           smem_wavefronts(&element), smem_wavefronts(&pair));
+    printf(
+        "\n16-bit elements read two at a time (one 4-byte word per pair). XOR the element index,\n"
+        "e ^ row, and a pair's word is (2p ^ row) / 2 = p ^ (row / 2): only row / 2 reaches the\n"
+        "bank, so a pair column costs %d wavefronts, and for odd rows the pair's halves are\n"
+        "stored swapped (element 2p lands at 2p + 1). XOR the pair index instead, p ^ row:\n"
+        "%d wavefront, pairs intact. (The exercise.)\n",
+        smem_wavefronts(&element), smem_wavefronts(&pair));
 }
 
 /* ---------------------------------------------------------------- summary */
@@ -183,7 +187,8 @@ static void print_summary(const course_device* dev, const tile_result* r, int n)
                r[i].speedup / r[i].model_speedup);
     const tile_result *t = find(r, n, "narrow_textbook"), *f = find(r, n, "narrow_fixed");
     if (t && f)
-        printf("\n16-word rows: the fixed XOR runs %.2fx faster than the textbook one (model %.0fx).\n",
+        printf("\n16-word rows: the fixed XOR runs %.2fx faster than the textbook one (model "
+               "%.0fx).\n",
                t->m.t.median_ms / f->m.t.median_ms, (double)t->model.ld / f->model.ld);
 }
 

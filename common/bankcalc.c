@@ -84,7 +84,8 @@ int main(int argc, char** argv) {
                 if (parse_number(v, 16, &a.mask) || !a.mask)
                     return fail("mask must be a non-zero hex number, got '%s'", v);
             } else if (!strcmp(f, "--stride")) {
-                if (parse_number(v, 10, &stride)) return fail("stride must be a number, got '%s'", v);
+                if (parse_number(v, 10, &stride))
+                    return fail("stride must be a number, got '%s'", v);
                 have_stride = 1;
             } else if (!strcmp(f, "--base")) {
                 if (parse_number(v, 10, &base)) return fail("base must be a number, got '%s'", v);

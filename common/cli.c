@@ -23,8 +23,8 @@ static void print_usage(const course_cli* cli, FILE* out) {
             "  --variant NAME  run one variant only (see --list)\n"
             "  --list          list the variants and exit\n"
             "exit codes: 0 ok, 1 a check failed, 2 usage error, 77 skipped (no suitable GPU)\n",
-            cli->program, (int)strlen(cli->program), "", cli->summary, cli->size,
-            cli->default_size, cli->default_reps);
+            cli->program, (int)strlen(cli->program), "", cli->summary, cli->size, cli->default_size,
+            cli->default_reps);
 }
 
 int course_usage_error(const course_cli* cli, const char* fmt, ...) {
@@ -58,10 +58,14 @@ int course_parse_args(const course_cli* cli, int argc, char** argv, course_args*
     for (int i = 1; i < argc; ++i) {
         const char* f = argv[i];
         const char* value = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(f, "--check")) a->check = 1;
-        else if (!strcmp(f, "--bench")) a->bench = 1;
-        else if (!strcmp(f, "--list")) a->list = 1;
-        else if (!strcmp(f, "--help") || !strcmp(f, "-h")) a->help = 1;
+        if (!strcmp(f, "--check"))
+            a->check = 1;
+        else if (!strcmp(f, "--bench"))
+            a->bench = 1;
+        else if (!strcmp(f, "--list"))
+            a->list = 1;
+        else if (!strcmp(f, "--help") || !strcmp(f, "-h"))
+            a->help = 1;
         else if (!strcmp(f, "--csv") || !strcmp(f, "--variant")) {
             if (!value || !*value) return course_usage_error(cli, "%s needs a value", f);
             *(f[2] == 'c' ? &a->csv : &a->variant) = value;
@@ -79,7 +83,8 @@ int course_parse_args(const course_cli* cli, int argc, char** argv, course_args*
         print_usage(cli, stdout);
         return EXIT_OK;
     }
-    if (a->check && a->bench) return course_usage_error(cli, "--check and --bench exclude each other");
+    if (a->check && a->bench)
+        return course_usage_error(cli, "--check and --bench exclude each other");
     if (!a->size) a->size = cli->default_size;
     if (!a->reps) a->reps = cli->default_reps;
     return -1;

@@ -12,10 +12,10 @@ extern "C" {
 
 typedef struct {
     int check, bench, list, help;
-    const char* csv;     /* NULL: no CSV */
-    long size;           /* 0: the chapter's default */
-    long reps;           /* 0: the chapter's default */
-    const char* variant; /* NULL: every variant */
+    const char* csv;         /* NULL: no CSV */
+    long size;               /* 0: the chapter's default */
+    long reps;               /* 0: the chapter's default */
+    const char* variant;     /* NULL: every variant */
     char command_line[1024]; /* for the CSV metadata */
 } course_args;
 

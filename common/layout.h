@@ -60,7 +60,4 @@ COURSE_HD unsigned layout_index(unsigned row, unsigned col, layout_kind kind) {
                                  : layout_plain(row, col, 32);
 }
 
-/* Slots the 32 x 32 tile occupies in each layout. */
-COURSE_HD unsigned layout_slots(layout_kind kind) { return kind == LAYOUT_PADDED ? 32 * 33 : 32 * 32; }
-
 #endif

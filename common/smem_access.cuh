@@ -41,7 +41,10 @@ __device__ __forceinline__ unsigned ld_shared<4>(unsigned addr) {
 template <>
 __device__ __forceinline__ uint2 ld_shared<8>(unsigned addr) {
     uint2 v;
-    asm volatile("ld.volatile.shared.v2.b32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "r"(addr) : "memory");
+    asm volatile("ld.volatile.shared.v2.b32 {%0, %1}, [%2];"
+                 : "=r"(v.x), "=r"(v.y)
+                 : "r"(addr)
+                 : "memory");
     return v;
 }
 template <>
@@ -68,8 +71,14 @@ __device__ __forceinline__ void st_shared(unsigned addr, uint4 v) {
 
 /* Sum of the 32-bit words of one access: what a kernel keeps so that its loads are used (and
  * what the CPU reference adds up the same way). */
-__host__ __device__ __forceinline__ unsigned word_sum(unsigned v) { return v; }
-__host__ __device__ __forceinline__ unsigned word_sum(uint2 v) { return v.x + v.y; }
-__host__ __device__ __forceinline__ unsigned word_sum(uint4 v) { return v.x + v.y + v.z + v.w; }
+__host__ __device__ __forceinline__ unsigned word_sum(unsigned v) {
+    return v;
+}
+__host__ __device__ __forceinline__ unsigned word_sum(uint2 v) {
+    return v.x + v.y;
+}
+__host__ __device__ __forceinline__ unsigned word_sum(uint4 v) {
+    return v.x + v.y + v.z + v.w;
+}
 
 #endif

@@ -28,7 +28,9 @@ const char* smem_invalid(const smem_access* a) {
     return 0;
 }
 
-static int active(const smem_access* a, int lane) { return (int)(a->mask >> lane & 1u); }
+static int active(const smem_access* a, int lane) {
+    return (int)(a->mask >> lane & 1u);
+}
 
 /* Rule 3: does every pair of active lanes i and i ^ k read the same address? (A lane whose
  * partner is inactive does not break the pairing.) */
@@ -102,6 +104,7 @@ smem_access smem_strided(unsigned width, smem_op op, unsigned stride_elems, unsi
     a.width = width;
     a.op = op;
     a.mask = 0xffffffffu;
-    for (int lane = 0; lane < SMEM_WARP; ++lane) a.offset[lane] = base + lane * stride_elems * width;
+    for (int lane = 0; lane < SMEM_WARP; ++lane)
+        a.offset[lane] = base + lane * stride_elems * width;
     return a;
 }

@@ -26,10 +26,10 @@ typedef struct {
 } smem_access;
 
 typedef struct {
-    int wavefronts;                    /* what the hardware needs */
-    int ideal;  /* the same instruction with lane i at i * width: the conflict-free baseline */
-    int excess; /* wavefronts - ideal, never negative (a broadcast can need fewer) */
-    int words_in_bank[SMEM_BANKS]; /* distinct words each bank delivers, summed over groups */
+    int wavefronts; /* what the hardware needs */
+    int ideal;      /* the same instruction with lane i at i * width: the conflict-free baseline */
+    int excess;     /* wavefronts - ideal, never negative (a broadcast can need fewer) */
+    int words_in_bank[SMEM_BANKS];      /* distinct words each bank delivers, summed over groups */
     unsigned lanes_in_bank[SMEM_BANKS]; /* lanes that touch each bank (bit i = lane i) */
     int group_lanes;                    /* lanes served together: 32, 16 or 8 */
     int group_wavefronts[SMEM_WARP];    /* wavefronts of each group, SMEM_WARP / group_lanes */

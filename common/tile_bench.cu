@@ -22,7 +22,8 @@ static int access_wavefronts(const tile_variant* v, smem_op op, unsigned r0, uns
         a.offset[l] = v->slot(r, c) * v->elem_bytes;
     }
     smem_report rep;
-    if (smem_analyze(&a, &rep)) die("%s: element offsets not aligned to %u", v->name, v->elem_bytes);
+    if (smem_analyze(&a, &rep))
+        die("%s: element offsets not aligned to %u", v->name, v->elem_bytes);
     *ideal = rep.ideal;
     return rep.wavefronts;
 }
@@ -93,7 +94,8 @@ static size_t run_and_verify(const tile_variant* v, tile_buffers* b, int blocks,
     v->launch(blocks, b->in, b->out, reps, b->sums);
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaMemcpy(b->h_out, b->out, b->bytes, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(b->h_sums, b->sums, b->n_sums * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(
+        cudaMemcpy(b->h_sums, b->sums, b->n_sums * sizeof(unsigned), cudaMemcpyDeviceToHost));
     return v->verify(b->h_in, b->h_out, b->h_sums, blocks, reps);
 }
 
@@ -174,7 +176,8 @@ int tile_run(tile_result* r, int n, const course_device* dev, int check, int ben
             failed = 1;
         }
     }
-    if (check) printf("check: %s\n", failed ? "FAILED" : "every variant's transpose and sums are right");
+    if (check)
+        printf("check: %s\n", failed ? "FAILED" : "every variant's transpose and sums are right");
     for (int i = 0; bench && i < n; ++i) {
         r[i].speedup = r[i].model_speedup = NAN;
         for (int j = 0; j < n; ++j)
@@ -212,9 +215,9 @@ void tile_write_csv(const char* path, const course_device* dev, const char* comm
     for (int i = 0; i < n; ++i)
         fprintf(f, "%s,%s,%u,%u,%u,%u,%d,%d,%d,%d,%.6f,%.6f,%.6f,%d,%.4f,%s,%.4f,%.4f,%d,%d,%d\n",
                 r[i].v.name, r[i].v.layout, r[i].v.elem_bytes, r[i].v.rows, r[i].v.cols,
-                r[i].v.slots * r[i].v.elem_bytes, r[i].model.ld, r[i].model.ld_ideal,
-                r[i].model.st, r[i].model.st_ideal, r[i].m.t.median_ms, r[i].m.t.min_ms,
-                r[i].m.t.max_ms, r[i].m.t.reps, r[i].m.ns_per_load, r[i].baseline, r[i].speedup,
-                r[i].model_speedup, r[i].m.launches, r[i].model.ld, r[i].model.st);
+                r[i].v.slots * r[i].v.elem_bytes, r[i].model.ld, r[i].model.ld_ideal, r[i].model.st,
+                r[i].model.st_ideal, r[i].m.t.median_ms, r[i].m.t.min_ms, r[i].m.t.max_ms,
+                r[i].m.t.reps, r[i].m.ns_per_load, r[i].baseline, r[i].speedup, r[i].model_speedup,
+                r[i].m.launches, r[i].model.ld, r[i].model.st);
     csv_close(f, path);
 }

@@ -53,10 +53,12 @@ __global__ void __launch_bounds__(TILE_THREADS, TILE_BLOCKS_PER_SM)
     const size_t base = (size_t)blockIdx.x * Index::ROWS * Index::COLS;
 
     for (unsigned r = warp; r < Index::ROWS; r += TILE_WARPS)
-        for (unsigned c = lane; c < Index::COLS; c += 32u) tile[at(r, c)] = in[base + r * Index::COLS + c];
+        for (unsigned c = lane; c < Index::COLS; c += 32u)
+            tile[at(r, c)] = in[base + r * Index::COLS + c];
     __syncthreads();
     for (unsigned c = warp; c < Index::COLS; c += TILE_WARPS)
-        for (unsigned r = lane; r < Index::ROWS; r += 32u) out[base + c * Index::ROWS + r] = tile[at(r, c)];
+        for (unsigned r = lane; r < Index::ROWS; r += 32u)
+            out[base + c * Index::ROWS + r] = tile[at(r, c)];
 
     /* ld_shared: volatile loads, so the compiler keeps every one in the loop. */
     const unsigned row = tile_loop_row<Index>(warp, lane), tile_addr = smem_address(tile);

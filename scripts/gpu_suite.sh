@@ -4,6 +4,7 @@
 # course run (CSVs, plots, SUMMARY.md), and SASS listings. Logs and results go to $OUT (default
 # build/gpu_suite), packed into gpu_suite.tar.gz with the CTest summary in ctest_summary.txt.
 # CTEST_BUDGET (seconds, default 1500) bounds the test step so that the results still get packed.
+# COURSE_GIT_COMMIT names the commit for the CSV metadata where the tree has no .git.
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$src/build/gpu_suite}

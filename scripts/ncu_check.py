@@ -7,11 +7,13 @@ load (store) instruction that the hardware counted over the row's launches must 
 model_ld_wavefronts_per_request (model_st_...; a negative model means "not predicted").
 The CSV's `launches` column says how many profiled launches belong to each row, in order.
 
-"Match": never fewer wavefronts than the model, and at most TOLERANCE more. An isolated
-instruction measures exactly what the model says (the calibration holds every row exactly); in a
+"Match": never fewer wavefronts than the model, and at most a tolerance more. An isolated
+instruction measures exactly what the model says (the calibration holds every row exactly). In a
 full kernel the H200 adds a few wavefronts to 16-byte accesses that run alongside other memory
-traffic (measured: up to about 6%), so a whole kernel is held to the model within 8%. That still
-tells every layout of the course apart: their predictions differ by factors of 2 or more.
+traffic: loads in the benchmark loops stay within 0.3% of the model (H200, 2026-11-29), but the
+16-byte row writes of chapter 02's tile, which wait on the global loads that feed them, measured
+2% to 15% more as the padded tile grows. So loads are held within 5% and stores within 20%: both
+still tell every layout of the course apart, since their predictions differ by 2x or more.
 Exit codes: 0 agree, 1 disagree, 77 skipped (no ncu or no GPU).
 """
 import argparse
@@ -22,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 
-TOLERANCE = 0.08
+TOLERANCE = {"ld": 0.05, "st": 0.20}
 LD_WF = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
 ST_WF = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
 LD_I = "smsp__sass_inst_executed_op_shared_ld.sum"
@@ -71,27 +73,29 @@ def main():
     if want != len(launches):
         print(f"the CSV accounts for {want} launches, ncu profiled {len(launches)}")
         return 1
-    bad, i, worst = 0, 0, 0.0
+    bad, i, worst = 0, 0, {"ld": 0.0, "st": 0.0}
     print(f"{'row':<16} {'ld wf/req':>16} {'st wf/req':>16}   (measured / model)")
     for r in rows:
         group = launches[i:i + int(r["launches"])]
         i += int(r["launches"])
         cells, row_ok = [], True
-        for wf, inst, key in ((LD_WF, LD_I, "model_ld_wavefronts_per_request"),
-                              (ST_WF, ST_I, "model_st_wavefronts_per_request")):
+        for wf, inst, op in ((LD_WF, LD_I, "ld"), (ST_WF, ST_I, "st")):
+            key = f"model_{op}_wavefronts_per_request"
             model = float(r[key])
             n = sum(num(g, inst) for g in group)
             measured = sum(num(g, wf) for g in group) / n if n else float("nan")
             if model < 0:
                 cells.append(f"{measured:7.3f} /   -   ")
                 continue
-            ok = model * (1 - 1e-9) <= measured <= model * (1 + TOLERANCE)
+            ok = model * (1 - 1e-9) <= measured <= model * (1 + TOLERANCE[op])
             row_ok = row_ok and ok
-            worst = max(worst, measured / model - 1)
+            worst[op] = max(worst[op], measured / model - 1)
             cells.append(f"{measured:7.3f} / {model:<7.3f}" + ("" if ok else " MISMATCH"))
         bad += not row_ok
         print(f"{r.get('variant', '?'):<16} {cells[0]:>16} {cells[1]:>16}")
-    print(f"largest excess of measured over model wavefronts: {100 * worst:.2f}%")
+    print(f"largest excess of measured over model wavefronts: loads {100 * worst['ld']:.2f}% "
+          f"(allowed {100 * TOLERANCE['ld']:.0f}%), stores {100 * worst['st']:.2f}% "
+          f"(allowed {100 * TOLERANCE['st']:.0f}%)")
     print(f"{len(rows) - bad} of {len(rows)} rows: hardware counters match the model"
           if not bad else f"{bad} rows where hardware counters and model disagree")
     return 1 if bad else 0

@@ -73,12 +73,24 @@ static int read_patterns(const char* path, pattern* p, int max) {
 
 static void launch(const pattern* p, const unsigned* d_offset, unsigned* d_sink) {
     switch (p->width * 2 + p->store) {
-    case 8: probe_load<4><<<1, 32>>>(d_offset, p->mask, d_sink); break;
-    case 16: probe_load<8><<<1, 32>>>(d_offset, p->mask, d_sink); break;
-    case 32: probe_load<16><<<1, 32>>>(d_offset, p->mask, d_sink); break;
-    case 9: probe_store<4><<<1, 32>>>(d_offset, p->mask); break;
-    case 17: probe_store<8><<<1, 32>>>(d_offset, p->mask); break;
-    case 33: probe_store<16><<<1, 32>>>(d_offset, p->mask); break;
+    case 8:
+        probe_load<4><<<1, 32>>>(d_offset, p->mask, d_sink);
+        break;
+    case 16:
+        probe_load<8><<<1, 32>>>(d_offset, p->mask, d_sink);
+        break;
+    case 32:
+        probe_load<16><<<1, 32>>>(d_offset, p->mask, d_sink);
+        break;
+    case 9:
+        probe_store<4><<<1, 32>>>(d_offset, p->mask);
+        break;
+    case 17:
+        probe_store<8><<<1, 32>>>(d_offset, p->mask);
+        break;
+    case 33:
+        probe_store<16><<<1, 32>>>(d_offset, p->mask);
+        break;
     }
     CUDA_CHECK_LAUNCH();
 }

@@ -19,8 +19,7 @@ static int parse(course_args* a, const char* line) {
 
 int main(void) {
     course_args a;
-    EXPECT(parse(&a, "") == -1 && a.size == 1000 && a.reps == 7 && !a.check && !a.csv,
-           "defaults");
+    EXPECT(parse(&a, "") == -1 && a.size == 1000 && a.reps == 7 && !a.check && !a.csv, "defaults");
     EXPECT(parse(&a, "--check --size 17") == -1 && a.check && a.size == 17, "--check --size");
     EXPECT(parse(&a, "--bench --csv out.csv --reps 3 --variant v1") == -1 && a.bench &&
                !strcmp(a.csv, "out.csv") && a.reps == 3 && !strcmp(a.variant, "v1"),
@@ -28,10 +27,10 @@ int main(void) {
     EXPECT(parse(&a, "--list") == -1 && a.list, "--list");
     EXPECT(strstr(a.command_line, "test_cli --list") != NULL, "command line kept");
     EXPECT(parse(&a, "--help") == EXIT_OK, "--help exits 0");
-    const char* bad[] = {"--bogus",       "--size",      "--size 0",    "--size -5",
-                         "--size 12abc",  "--size 1e3",  "--reps x",    "--csv",
-                         "--variant",     "stray",       "--check --bench",
-                         "--size 99999999999999999999999"};
+    const char* bad[] = {"--bogus",   "--size",          "--size 0",
+                         "--size -5", "--size 12abc",    "--size 1e3",
+                         "--reps x",  "--csv",           "--variant",
+                         "stray",     "--check --bench", "--size 99999999999999999999999"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
         EXPECT(parse(&a, bad[i]) == EXIT_USAGE, "'%s' accepted", bad[i]);
     return test_finish("test_cli");

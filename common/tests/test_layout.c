@@ -36,7 +36,8 @@ static int column_wavefronts(layout_kind kind, unsigned pad, unsigned col) {
 int main(void) {
     EXPECT(is_bijection(LAYOUT_PLAIN, 0), "plain");
     EXPECT(is_bijection(LAYOUT_XOR, 0), "xor");
-    for (unsigned pad = 0; pad <= 32; ++pad) EXPECT(is_bijection(LAYOUT_PADDED, pad), "pad %u", pad);
+    for (unsigned pad = 0; pad <= 32; ++pad)
+        EXPECT(is_bijection(LAYOUT_PADDED, pad), "pad %u", pad);
     for (unsigned col = 0; col < COLS; ++col) {
         EXPECT(column_wavefronts(LAYOUT_PLAIN, 0, col) == 32, "plain col %u", col);
         EXPECT(column_wavefronts(LAYOUT_XOR, 0, col) == 1, "xor col %u", col);

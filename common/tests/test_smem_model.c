@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static unsigned gcd(unsigned a, unsigned b) { return b ? gcd(b, a % b) : a; }
+static unsigned gcd(unsigned a, unsigned b) {
+    return b ? gcd(b, a % b) : a;
+}
 
 static void textbook_cases(void) {
     EXPECT(smem_bank(0) == 0 && smem_bank(4) == 1 && smem_bank(124) == 31 && smem_bank(128) == 0,
@@ -72,8 +74,8 @@ static void calibration_table(const char* path) {
         a.op = strcmp(op, "store") ? SMEM_LOAD : SMEM_STORE;
         int model = smem_wavefronts(&a);
         EXPECT(instructions == 1, "%s %s: measured %d instructions", name, op, instructions);
-        EXPECT(model == wavefronts, "%s %s (width %u, mask %08x): model %d, H200 measured %d",
-               name, op, a.width, a.mask, model, wavefronts);
+        EXPECT(model == wavefronts, "%s %s (width %u, mask %08x): model %d, H200 measured %d", name,
+               op, a.width, a.mask, model, wavefronts);
         ++rows;
     }
     fclose(f);
