@@ -38,7 +38,9 @@ static const course_cli CLI = {
     "measured cost, side by side.",
     "loop iterations per thread at width 4; width W runs N*4/W, so every width reads the same "
     "bytes",
-    3000, 15};
+    3000,
+    15,
+    1000000};
 
 /* ---------------------------------------------------------------- variants */
 
@@ -207,16 +209,14 @@ typedef struct {
     variant v;
     int model_wf, ideal_wf;
     bench_result t;
-    double bytes_per_clk_sm; /* from the SM cycle counters */
-    double sm_mhz;           /* loop cycles over event time: the clock the SMs ran at */
+    double bytes_per_clk_sm; /* from the SM cycle counters, last timed repetition */
     double slowdown;         /* median time / median time of stride 1 at the same width */
     int launches;            /* every launch of this variant, the verifying one included */
 } measurement;
 
 /* Bytes per clock per SM of the last launch: for each SM, the bytes its blocks read over the
- * cycles from its first block's start to its last block's end; averaged over the SMs. Also the
- * mean of those spans, in cycles. */
-static double bytes_per_clock(const run_config* c, const course_device* dev, double* mean_cycles) {
+ * cycles from its first block's start to its last block's end; averaged over the SMs. */
+static double bytes_per_clock(const run_config* c, const course_device* dev) {
     size_t n = 3 * (size_t)c->blocks, sms = (size_t)dev->sm_count;
     unsigned long long* h = (unsigned long long*)malloc(n * sizeof *h);
     unsigned long long* first = (unsigned long long*)calloc(sms, sizeof *first);
@@ -233,19 +233,17 @@ static double bytes_per_clock(const run_config* c, const course_device* dev, dou
         ++blocks_on[sm];
     }
     double bytes_per_block = (double)c->threads * c->iters * UNROLL * c->width;
-    double sum = 0, cycles = 0;
+    double sum = 0;
     int used = 0;
     for (size_t sm = 0; sm < sms; ++sm) {
         if (!blocks_on[sm]) continue;
         sum += bytes_per_block * blocks_on[sm] / (double)(last[sm] - first[sm]);
-        cycles += (double)(last[sm] - first[sm]);
         ++used;
     }
     free(h);
     free(first);
     free(last);
     free(blocks_on);
-    *mean_cycles = used ? cycles / used : 0;
     return used ? sum / used : 0;
 }
 
@@ -262,9 +260,7 @@ static int bench_variants(const course_device* dev, const course_args* args, con
         m[i].model_wf = model_wavefronts(sel[i].width, sel[i].stride);
         m[i].ideal_wf = model_wavefronts(sel[i].width, 1);
         m[i].t = bench_run(launch, &c, 2, (int)args->reps, 1);
-        double cycles;
-        m[i].bytes_per_clk_sm = bytes_per_clock(&c, dev, &cycles);
-        m[i].sm_mhz = cycles / (m[i].t.median_ms * 1e3);
+        m[i].bytes_per_clk_sm = bytes_per_clock(&c, dev);
         /* A benchmark is not a test, but a wrong result would make its time meaningless. */
         m[i].launches = m[i].t.launches + 1;
         if (run_and_verify(&c)) {
@@ -298,15 +294,14 @@ static void write_csv(const char* path, const course_device* dev, const course_a
                       const measurement* m, int n) {
     FILE* f = csv_open(path, dev, args->command_line,
                        "variant,width,stride,model_wavefronts,ideal_wavefronts,model_ratio,"
-                       "median_ms,min_ms,max_ms,reps,bytes_per_clk_sm,sm_mhz,slowdown,launches,"
+                       "median_ms,min_ms,max_ms,reps,bytes_per_clk_sm,slowdown,launches,"
                        "model_ld_wavefronts_per_request,model_st_wavefronts_per_request");
     for (int i = 0; i < n; ++i)
-        fprintf(f, "%s,%d,%u,%d,%d,%.4f,%.6f,%.6f,%.6f,%d,%.3f,%.0f,%.4f,%d,%d,%d\n", m[i].v.name,
+        fprintf(f, "%s,%d,%u,%d,%d,%.4f,%.6f,%.6f,%.6f,%d,%.3f,%.4f,%d,%d,%d\n", m[i].v.name,
                 m[i].v.width, m[i].v.stride, m[i].model_wf, m[i].ideal_wf,
                 (double)m[i].model_wf / m[i].ideal_wf, m[i].t.median_ms, m[i].t.min_ms,
-                m[i].t.max_ms, m[i].t.reps, m[i].bytes_per_clk_sm, m[i].sm_mhz, m[i].slowdown,
-                m[i].launches, m[i].model_wf,
-                1 /* the fill loop: contiguous 4-byte stores, one wavefront each */);
+                m[i].t.max_ms, m[i].t.reps, m[i].bytes_per_clk_sm, m[i].slowdown, m[i].launches,
+                m[i].model_wf, 1 /* the fill loop: contiguous 4-byte stores, one wavefront each */);
     csv_close(f, path);
 }
 
@@ -395,13 +390,16 @@ int main(int argc, char** argv) {
     int rc = course_parse_args(&CLI, argc, argv, &args);
     if (rc >= 0) return rc;
 
-    variant sel[3 * MAX_STRIDE];
+    variant sel[3 * MAX_STRIDE + 1];
     int n_sel = 0;
     for (int i = 0; i < variant_count(); ++i) {
         variant v = variant_at(i);
         if (!args.variant || !strcmp(args.variant, v.name)) sel[n_sel++] = v;
     }
     if (!n_sel) return course_usage_error(&CLI, "unknown variant '%s' (see --list)", args.variant);
+    /* A slowdown needs its baseline, stride 1 at the same width, measured in the same run. */
+    if (args.variant && !args.list && !args.check && sel[0].stride != 1)
+        sel[n_sel++] = variant_at((sel[0].width == 4 ? 0 : sel[0].width == 8 ? 1 : 2) * MAX_STRIDE);
     if (args.list) {
         for (int i = 0; i < n_sel; ++i)
             printf("%-8s  %2d-byte loads, stride %2u: %2d wavefronts (ideal %d)\n", sel[i].name,

@@ -28,7 +28,10 @@ static const course_cli CLI = {
     "02_padding",
     "Padding: a 32x32 tile written by rows and read by columns, rows padded by 0..16 elements,\n"
     "at 4, 8 and 16 bytes per element; then padding's cost in occupancy and alignment.",
-    "column-read loop iterations per thread", 4000, 15};
+    "column-read loop iterations per thread",
+    4000,
+    15,
+    1000000};
 
 /* ---------------------------------------------------------------- variants */
 
@@ -222,10 +225,10 @@ static void alignment_trap(void) {
     cudaError_t err = run_float4(float4_from_rows<1, true>, 1, d_out);
     printf("  pad 1 (row stride 132 bytes), one float4 load: %s (%s)%s\n",
            err == cudaSuccess ? "no error" : cudaGetErrorName(err), cudaGetErrorString(err),
-           err == cudaErrorMisalignedAddress ? ", as expected:\n  odd rows start 4 bytes past a "
-                                               "16-byte boundary. Pad vector tiles by whole "
-                                               "vectors (4 floats)."
-                                             : "");
+           err == cudaErrorMisalignedAddress
+               ? ", as expected:\n  row r starts 4 * (r % 4) bytes past a 16-byte boundary. Pad "
+                 "vector tiles by whole vectors (4 floats)."
+               : "");
 }
 
 /* ---------------------------------------------------------------- summary */

@@ -27,7 +27,10 @@ static const course_cli CLI = {
     "03_xor_swizzle",
     "XOR swizzle: one 32x32 tile in the plain, padded and XOR layouts through one index\n"
     "function, then 64x32, 32x64, a 16-word-wide tile and 16-bit pairs.",
-    "column-read loop iterations per thread", 4000, 15};
+    "column-read loop iterations per thread",
+    4000,
+    15,
+    1000000};
 
 /* ---------------------------------------------------------------- variants */
 

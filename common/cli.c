@@ -85,6 +85,12 @@ int course_parse_args(const course_cli* cli, int argc, char** argv, course_args*
     }
     if (a->check && a->bench)
         return course_usage_error(cli, "--check and --bench exclude each other");
+    if (a->size > cli->max_size)
+        return course_usage_error(cli, "--size %ld is above the limit of %ld", a->size,
+                                  cli->max_size);
+    if (a->reps > COURSE_MAX_REPS)
+        return course_usage_error(cli, "--reps %ld is above the limit of %d", a->reps,
+                                  COURSE_MAX_REPS);
     if (!a->size) a->size = cli->default_size;
     if (!a->reps) a->reps = cli->default_reps;
     return -1;

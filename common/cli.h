@@ -1,8 +1,8 @@
 /* The command line every chapter program shares (CONVENTIONS.md, section 2):
  *   NN_topic [--check] [--bench] [--csv FILE] [--size N] [--reps N] [--variant NAME] [--list]
  *            [--help]
- * Parsing is strict: an unknown flag, a missing value or a number that is not a positive
- * integer is a usage error (exit 2). */
+ * Parsing is strict: an unknown flag, a missing value, a number that is not a positive integer
+ * or one above the program's limit is a usage error (exit 2). */
 #ifndef COURSE_CLI_H
 #define COURSE_CLI_H
 
@@ -24,7 +24,11 @@ typedef struct {
     const char* summary; /* one line: what the program does */
     const char* size;    /* what --size N means here */
     long default_size, default_reps;
+    long max_size; /* the largest --size the program accepts */
 } course_cli;
+
+/* The largest --reps any program accepts. */
+enum { COURSE_MAX_REPS = 10000 };
 
 /* Parses argv into a. Returns -1 when the program should go on, else the exit code to return
  * at once: EXIT_OK after --help (usage printed), EXIT_USAGE after a bad command line (one-line

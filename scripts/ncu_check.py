@@ -43,9 +43,13 @@ def main():
     if not ncu:
         print("skipped: ncu not found")
         return 77
-    if subprocess.run([a.probe], stdout=subprocess.DEVNULL).returncode != 0:
+    probe = subprocess.run([a.probe], capture_output=True, text=True)
+    if probe.returncode == 77:
         print("skipped: no usable CUDA device")
         return 77
+    if probe.returncode != 0:
+        print(f"course_gpu_probe failed (exit {probe.returncode}): {probe.stderr.strip()}")
+        return 1
     metrics = ",".join([LD_WF, ST_WF, LD_I, ST_I])
     with tempfile.TemporaryDirectory() as tmp:
         out_csv = os.path.join(tmp, "bench.csv")

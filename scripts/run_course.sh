@@ -19,18 +19,20 @@ failed=0
   echo
 } >"$summary"
 
-plot() { # chapter csv prefix
-  local chapter=$1 csv=$2 prefix=$3
-  [ -n "$have_gnuplot" ] || { echo "(gnuplot not found: no plots for $chapter)"; return; }
+# plot chapter csv prefix: draws the chapter's PNGs into $plots; prints what happened, for
+# SUMMARY.md. Returns 1 if gnuplot failed (a missing gnuplot is not a failure).
+plot() {
+  local chapter=$1 csv=$2 prefix=$3 rc=0
+  if [ -z "$have_gnuplot" ]; then echo "no plots: gnuplot not found"; return 0; fi
   local tmp; tmp=$(mktemp -d)
-  if gnuplot -e "csv='$csv'; outdir='$tmp'" "$src/$chapter/plot.gp"; then
-    for png in "$tmp"/*.png; do
-      [ -f "$png" ] && mv "$png" "$plots/${prefix}$(basename "$png")"
-    done
+  if gnuplot -e "csv='$csv'; outdir='$tmp'" "$src/$chapter/plot.gp" >&2; then
+    for png in "$tmp"/*.png; do mv "$png" "$plots/${prefix}$(basename "$png")"; done
+    echo "plots: $(cd "$plots" && ls ${prefix}*.png | tr '\n' ' ')(from $csv)"
   else
-    echo "gnuplot failed for $chapter"
+    echo "PLOTS FAILED: gnuplot could not draw $csv"; rc=1
   fi
   rm -rf "$tmp"
+  return $rc
 }
 
 for dir in "$src"/[0-9][0-9]_*/; do
@@ -46,14 +48,14 @@ for dir in "$src"/[0-9][0-9]_*/; do
   rc=${PIPESTATUS[0]}
   case $rc in
     0)
-      plot "$chapter" "$results/$chapter.csv" "${chapter}_"
+      plotted=$(plot "$chapter" "$results/$chapter.csv" "${chapter}_") || failed=1
       sed -n "/^## $chapter summary/,\$p" "$log" >>"$summary"
-      echo >>"$summary" ;;
+      printf '\n%s\n\n' "$plotted" >>"$summary" ;;
     77)
       reason=$(grep -m1 '^skipped:' "$log" || echo "skipped")
-      plot "$chapter" "$src/$chapter/results/h200.csv" "${chapter}_reference_"
-      printf '## %s\n\n%s. The CPU part ran (see %s); plots drawn from the committed reference results (%s/results/h200.csv).\n\n' \
-        "$chapter" "$reason" "results/$chapter.log" "$chapter" >>"$summary" ;;
+      plotted=$(plot "$chapter" "$src/$chapter/results/h200.csv" "${chapter}_reference_") || failed=1
+      printf '## %s\n\n%s. The CPU part ran (see %s). Committed reference results instead: %s\n\n' \
+        "$chapter" "$reason" "results/$chapter.log" "$plotted" >>"$summary" ;;
     *)
       failed=1
       printf '## %s\n\nFAILED with exit code %d: see results/%s.log.\n\n' "$chapter" "$rc" "$chapter" >>"$summary" ;;

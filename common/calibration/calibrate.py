@@ -44,8 +44,13 @@ def find_tool(name):
 
 
 def require_gpu(gpu_probe):
-    if gpu_probe and subprocess.run([gpu_probe], stdout=subprocess.DEVNULL).returncode != 0:
+    if not gpu_probe:
+        return
+    probe = subprocess.run([gpu_probe], capture_output=True, text=True)
+    if probe.returncode == SKIP:
         skip("no usable CUDA device")
+    if probe.returncode != 0:
+        sys.exit(f"course_gpu_probe failed (exit {probe.returncode}): {probe.stderr.strip()}")
 
 
 def read_patterns(path):

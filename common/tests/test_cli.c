@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-static const course_cli CLI = {"test_cli", "A test.", "elements", 1000, 7};
+static const course_cli CLI = {"test_cli", "A test.", "elements", 1000, 7, 5000};
 
 static int parse(course_args* a, const char* line) {
     static char buf[512];
@@ -26,6 +26,7 @@ int main(void) {
            "bench flags");
     EXPECT(parse(&a, "--list") == -1 && a.list, "--list");
     EXPECT(strstr(a.command_line, "test_cli --list") != NULL, "command line kept");
+    EXPECT(parse(&a, "--size 5000 --reps 10000") == -1 && a.size == 5000, "limits are inclusive");
     EXPECT(parse(&a, "--help") == EXIT_OK, "--help exits 0");
     const char* bad[] = {"--bogus",   "--size",          "--size 0",
                          "--size -5", "--size 12abc",    "--size 1e3",
