@@ -26,7 +26,7 @@ set output outdir.'/bandwidth.png'
 set title "Bytes per clock per SM delivered to the warps (limit 128)"
 set ylabel 'bytes / clock / SM (log2)'
 set yrange [2:256]
-set key top right
+set key bottom left
 plot csv using 'stride':(sel(4, 'bytes_per_clk_sm')) with linespoints pt 7 lc rgb '#1f77b4' title '4 B', \
      '' using 'stride':(sel(8, 'bytes_per_clk_sm')) with linespoints pt 5 lc rgb '#d62728' title '8 B', \
      '' using 'stride':(sel(16, 'bytes_per_clk_sm')) with linespoints pt 9 lc rgb '#2ca02c' title '16 B', \

@@ -10,7 +10,7 @@ The CSV's `launches` column says how many profiled launches belong to each row, 
 "Match": never fewer wavefronts than the model, and at most a tolerance more. An isolated
 instruction measures exactly what the model says (the calibration holds every row exactly). In a
 full kernel the H200 adds a few wavefronts to 16-byte accesses that run alongside other memory
-traffic: loads in the benchmark loops stay within 0.3% of the model (H200, 2026-11-29), but the
+traffic: chapter 02's loads stayed within 0.3% of the model (H200, 2026-11-29), but the
 16-byte row writes of chapter 02's tile, which wait on the global loads that feed them, measured
 2% to 15% more as the padded tile grows. So loads are held within 5% and stores within 20%: both
 still tell every layout of the course apart, since their predictions differ by 2x or more.
