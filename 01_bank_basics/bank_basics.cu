@@ -413,9 +413,7 @@ int main(int argc, char** argv) {
     course_device dev;
     rc = course_device_open(&dev, 7, 0, "the shared-memory benchmark");
     if (rc != EXIT_OK) return rc;
-    char desc[512];
-    course_device_describe(&dev, desc, sizeof desc);
-    printf("\n%s, %d SMs\n", desc, dev.sm_count);
+    course_device_print(&dev);
 
     int max_threads_per_sm = 0;
     CUDA_CHECK(cudaDeviceGetAttribute(&max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor,

@@ -270,15 +270,10 @@ int main(int argc, char** argv) {
 
     tile_result all[N_VARIANTS], sel[N_VARIANTS];
     all_variants(all);
-    int n = 0;
-    for (int i = 0; i < N_VARIANTS; ++i)
-        if (!args.variant || !strcmp(args.variant, all[i].v.name)) sel[n++] = all[i];
+    int n = tile_select(all, N_VARIANTS, args.variant, !args.check && !args.list, sel);
     if (!n) return course_usage_error(&CLI, "unknown variant '%s' (see --list)", args.variant);
     if (args.list) {
-        for (int i = 0; i < n; ++i)
-            printf("%-10s %2u-byte elements, %-14s column read %2d wavefronts (ideal %d)\n",
-                   sel[i].v.name, sel[i].v.elem_bytes, sel[i].v.layout, sel[i].model.ld,
-                   sel[i].model.ld_ideal);
+        tile_list(sel, n);
         return EXIT_OK;
     }
     int lesson = !args.check && !args.bench;
@@ -291,17 +286,8 @@ int main(int argc, char** argv) {
     course_device dev;
     rc = course_device_open(&dev, 7, 0, "the padding benchmark");
     if (rc != EXIT_OK) return rc;
-    char desc[512];
-    course_device_describe(&dev, desc, sizeof desc);
-    printf("\n%s, %d SMs\n", desc, dev.sm_count);
+    course_device_print(&dev);
 
-    /* A baseline must be measured with its variants: add it when --variant left it out. */
-    for (int i = 0; !args.check && i < n; ++i) {
-        int present = 0;
-        for (int j = 0; j < n; ++j) present |= !strcmp(sel[j].v.name, sel[i].baseline);
-        for (int j = 0; !present && j < N_VARIANTS; ++j)
-            if (!strcmp(all[j].v.name, sel[i].baseline)) sel[n++] = all[j], present = 1;
-    }
     rc = tile_run(sel, n, &dev, args.check || lesson, !args.check, (int)args.size, (int)args.reps);
     if (args.check) return rc;
     tile_print(sel, n);

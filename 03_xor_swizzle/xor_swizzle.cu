@@ -214,14 +214,10 @@ int main(int argc, char** argv) {
 
     tile_result all[N_VARIANTS], sel[N_VARIANTS];
     all_variants(all);
-    int n = 0;
-    for (int i = 0; i < N_VARIANTS; ++i)
-        if (!args.variant || !strcmp(args.variant, all[i].v.name)) sel[n++] = all[i];
+    int n = tile_select(all, N_VARIANTS, args.variant, !args.check && !args.list, sel);
     if (!n) return course_usage_error(&CLI, "unknown variant '%s' (see --list)", args.variant);
     if (args.list) {
-        for (int i = 0; i < n; ++i)
-            printf("%-16s %-22s column read %2d wavefronts, row write %d\n", sel[i].v.name,
-                   sel[i].v.layout, sel[i].model.ld, sel[i].model.st);
+        tile_list(sel, n);
         return EXIT_OK;
     }
     int lesson = !args.check && !args.bench;
@@ -236,11 +232,8 @@ int main(int argc, char** argv) {
     course_device dev;
     rc = course_device_open(&dev, 7, 0, "the XOR swizzle benchmark");
     if (rc != EXIT_OK) return rc;
-    char desc[512];
-    course_device_describe(&dev, desc, sizeof desc);
-    printf("\n%s, %d SMs\n", desc, dev.sm_count);
+    course_device_print(&dev);
 
-    if (!args.check && !find(sel, n, "plain")) sel[n++] = all[0]; /* the baseline */
     rc = tile_run(sel, n, &dev, args.check || lesson, !args.check, (int)args.size, (int)args.reps);
     if (args.check) return rc;
     tile_print(sel, n);

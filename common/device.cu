@@ -74,3 +74,9 @@ void course_device_describe(const course_device* d, char* buf, size_t len) {
              d->cc_major, d->cc_minor, d->runtime_version / 1000, d->runtime_version % 1000 / 10,
              d->driver);
 }
+
+void course_device_print(const course_device* d) {
+    char desc[512];
+    course_device_describe(d, desc, sizeof desc);
+    printf("\n%s, %d SMs\n", desc, d->sm_count);
+}

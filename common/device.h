@@ -30,6 +30,9 @@ int course_device_open(course_device* d, int min_major, int min_minor, const cha
 /* "NVIDIA H200, compute capability 9.0, CUDA runtime 13.0, driver 580.159.04" */
 void course_device_describe(const course_device* d, char* buf, size_t len);
 
+/* Prints the description and the SM count on a line of its own: what every run starts with. */
+void course_device_print(const course_device* d);
+
 #ifdef __cplusplus
 }
 #endif

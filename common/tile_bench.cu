@@ -161,6 +161,31 @@ void tile_write_bank_map(FILE* f, const tile_variant* v, const char* picture) {
     fprintf(f, "\n\n");
 }
 
+static int find_variant(const tile_result* r, int n, const char* name) {
+    for (int i = 0; i < n; ++i)
+        if (!strcmp(r[i].v.name, name)) return i;
+    return -1;
+}
+
+int tile_select(const tile_result* all, int n_all, const char* name, int with_baselines,
+                tile_result* sel) {
+    int n = 0;
+    for (int i = 0; i < n_all; ++i)
+        if (!name || !strcmp(name, all[i].v.name)) sel[n++] = all[i];
+    for (int i = 0; with_baselines && i < n; ++i) {
+        int b = find_variant(all, n_all, sel[i].baseline);
+        if (b >= 0 && find_variant(sel, n, sel[i].baseline) < 0) sel[n++] = all[b];
+    }
+    return n;
+}
+
+void tile_list(const tile_result* r, int n) {
+    for (int i = 0; i < n; ++i)
+        printf("%-16s %2u-byte, %-22s column read %2d wavefronts (ideal %d), row write %d\n",
+               r[i].v.name, r[i].v.elem_bytes, r[i].v.layout, r[i].model.ld, r[i].model.ld_ideal,
+               r[i].model.st);
+}
+
 int tile_run(tile_result* r, int n, const course_device* dev, int check, int bench, int reps,
              int timed) {
     int failed = 0;
@@ -179,12 +204,9 @@ int tile_run(tile_result* r, int n, const course_device* dev, int check, int ben
     if (check)
         printf("check: %s\n", failed ? "FAILED" : "every variant's transpose and sums are right");
     for (int i = 0; bench && i < n; ++i) {
-        r[i].speedup = r[i].model_speedup = NAN;
-        for (int j = 0; j < n; ++j)
-            if (!strcmp(r[j].v.name, r[i].baseline)) {
-                r[i].speedup = r[j].m.t.median_ms / r[i].m.t.median_ms;
-                r[i].model_speedup = (double)r[j].model.ld / r[i].model.ld;
-            }
+        int j = find_variant(r, n, r[i].baseline);
+        r[i].speedup = j < 0 ? NAN : r[j].m.t.median_ms / r[i].m.t.median_ms;
+        r[i].model_speedup = j < 0 ? NAN : (double)r[j].model.ld / r[i].model.ld;
     }
     return failed ? EXIT_CHECK_FAILED : EXIT_OK;
 }

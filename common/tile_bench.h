@@ -67,6 +67,15 @@ typedef struct {
     double speedup;       /* baseline median time / this median time */
 } tile_result;
 
+/* Picks the variants named `name` (all if NULL) from all[0..n_all) into sel, and, when
+ * with_baselines, adds each picked variant's baseline if it is missing (a speedup needs its
+ * baseline measured in the same run). Returns how many are in sel; 0 for an unknown name. */
+int tile_select(const tile_result* all, int n_all, const char* name, int with_baselines,
+                tile_result* sel);
+
+/* --list: one line per variant, with the model's predictions. */
+void tile_list(const tile_result* r, int n);
+
 /* Runs the selected variants: the check (if check), then the benchmark (if bench, `reps` loop
  * iterations, `timed` repetitions) and fills the speedups. Prints a line per failing variant;
  * returns EXIT_OK or EXIT_CHECK_FAILED. */

@@ -1,53 +1,127 @@
-/* The index functions of layout.h: each a bijection on its tile, and the column access of a
- * 32x32 tile of 4-byte words conflict-free for padding by an odd number and for XOR, 32-way for
- * the plain layout. */
+/* The index functions of layout.h, over every layout and shape that chapters 02 and 03 name:
+ * each is a bijection on its tile, and its column access (lane i reads row r0 + i) and row
+ * access (lane i writes column c0 + i) cost exactly the wavefronts the lessons state, at every
+ * column and row, in the calibrated model. */
 #include "layout.h"
 #include "smem_model.h"
 #include "test_util.h"
 
 #include <string.h>
 
-enum { ROWS = 32, COLS = 32 };
+/* A layout under test: rows x cols elements of `width` bytes; slot(r, c) in elements. */
+typedef struct {
+    const char* name;
+    unsigned rows, cols, width, param;
+    unsigned (*slot)(unsigned r, unsigned c, unsigned cols, unsigned param);
+    int column_wavefronts, row_wavefronts; /* what the lesson says */
+} layout_case;
 
-/* Distinct slots for every (row, col), all inside rows * (cols + pad) slots. */
-static int is_bijection(layout_kind kind, unsigned pad) {
-    static unsigned char used[ROWS * (COLS + 32)];
+static unsigned plain(unsigned r, unsigned c, unsigned cols, unsigned p) {
+    (void)p;
+    return layout_plain(r, c, cols);
+}
+static unsigned padded(unsigned r, unsigned c, unsigned cols, unsigned pad) {
+    return layout_padded(r, c, cols, pad);
+}
+static unsigned xor_(unsigned r, unsigned c, unsigned cols, unsigned p) {
+    (void)p;
+    return layout_xor(r, c, cols);
+}
+static unsigned xor_narrow(unsigned r, unsigned c, unsigned cols, unsigned p) {
+    (void)p;
+    return layout_xor_narrow(r, c, cols);
+}
+static unsigned index_kind(unsigned r, unsigned c, unsigned cols, unsigned kind) {
+    (void)cols;
+    return layout_index(r, c, (layout_kind)kind);
+}
+/* 16-bit elements read in pairs: the word of pair p of row r when the element index is
+ * XORed (the textbook mistake); cols counts pairs. */
+static unsigned half2_element_xor(unsigned r, unsigned p, unsigned cols, unsigned q) {
+    (void)q;
+    return r * cols + ((2 * p) ^ r) / 2;
+}
+
+enum { MAX_SLOTS = 32 * 64 * 2 };
+
+static int is_bijection(const layout_case* t) {
+    static unsigned char used[MAX_SLOTS];
     memset(used, 0, sizeof used);
-    for (unsigned r = 0; r < ROWS; ++r)
-        for (unsigned c = 0; c < COLS; ++c) {
-            unsigned i = kind == LAYOUT_PLAIN    ? layout_plain(r, c, COLS)
-                         : kind == LAYOUT_PADDED ? layout_padded(r, c, COLS, pad)
-                                                 : layout_xor(r, c, COLS);
-            if (i >= ROWS * (COLS + pad) || used[i]++) return 0;
+    for (unsigned r = 0; r < t->rows; ++r)
+        for (unsigned c = 0; c < t->cols; ++c) {
+            unsigned s = t->slot(r, c, t->cols, t->param);
+            if (s >= MAX_SLOTS || used[s]++) return 0;
         }
     return 1;
 }
 
-/* Wavefronts when lane i reads element (i, col) of 4-byte words. */
-static int column_wavefronts(layout_kind kind, unsigned pad, unsigned col) {
-    smem_access a = smem_strided(4, SMEM_LOAD, 0, 0);
-    for (unsigned lane = 0; lane < 32; ++lane)
-        a.offset[lane] = 4 * (kind == LAYOUT_PLAIN    ? layout_plain(lane, col, COLS)
-                              : kind == LAYOUT_PADDED ? layout_padded(lane, col, COLS, pad)
-                                                      : layout_xor(lane, col, COLS));
+/* The warp access in which lane i touches (r0 + i, c0) (column) or (r0, c0 + i) (row); lanes
+ * past the tile's edge stay inactive. */
+static int wavefronts(const layout_case* t, int column, unsigned r0, unsigned c0) {
+    smem_access a = smem_strided(t->width, column ? SMEM_LOAD : SMEM_STORE, 1, 0);
+    a.mask = 0;
+    for (unsigned i = 0; i < 32; ++i) {
+        unsigned r = column ? r0 + i : r0, c = column ? c0 : c0 + i;
+        if (r >= t->rows || c >= t->cols) continue;
+        a.mask |= 1u << i;
+        a.offset[i] = t->slot(r, c, t->cols, t->param) * t->width;
+    }
     return smem_wavefronts(&a);
 }
 
+static void check_case(const layout_case* t) {
+    EXPECT(is_bijection(t), "%s is not a bijection", t->name);
+    for (unsigned r0 = 0; r0 < t->rows; r0 += 32)
+        for (unsigned c = 0; c < t->cols; ++c) {
+            int wf = wavefronts(t, 1, r0, c);
+            EXPECT(wf == t->column_wavefronts, "%s: column %u (rows %u..) %d wavefronts, lesson %d",
+                   t->name, c, r0, wf, t->column_wavefronts);
+        }
+    for (unsigned r = 0; r < t->rows; ++r)
+        for (unsigned c0 = 0; c0 < t->cols; c0 += 32) {
+            int wf = wavefronts(t, 0, r, c0);
+            EXPECT(wf == t->row_wavefronts, "%s: row %u %d wavefronts, lesson %d", t->name, r, wf,
+                   t->row_wavefronts);
+        }
+}
+
 int main(void) {
-    EXPECT(is_bijection(LAYOUT_PLAIN, 0), "plain");
-    EXPECT(is_bijection(LAYOUT_XOR, 0), "xor");
-    for (unsigned pad = 0; pad <= 32; ++pad)
-        EXPECT(is_bijection(LAYOUT_PADDED, pad), "pad %u", pad);
-    for (unsigned col = 0; col < COLS; ++col) {
-        EXPECT(column_wavefronts(LAYOUT_PLAIN, 0, col) == 32, "plain col %u", col);
-        EXPECT(column_wavefronts(LAYOUT_XOR, 0, col) == 1, "xor col %u", col);
-        EXPECT(column_wavefronts(LAYOUT_PADDED, 1, col) == 1, "pad 1 col %u", col);
-        EXPECT(column_wavefronts(LAYOUT_PADDED, 2, col) == 2, "pad 2 col %u", col);
-        EXPECT(column_wavefronts(LAYOUT_PADDED, 8, col) == 8, "pad 8 col %u", col);
+    /* Chapter 02: 32x32 tiles padded by p elements, at 4, 8 and 16 bytes. */
+    static const unsigned pads[] = {0, 1, 2, 3, 4, 8, 16};
+    static const int column[3][7] = {{32, 1, 2, 1, 4, 8, 16},    /* 4 B */
+                                     {32, 2, 4, 2, 8, 16, 32},   /* 8 B */
+                                     {32, 4, 8, 4, 16, 32, 32}}; /* 16 B */
+    for (unsigned w = 0; w < 3; ++w)
+        for (unsigned p = 0; p < 7; ++p) {
+            layout_case t = {"padded", 32, 32, 4u << w, pads[p], padded, column[w][p], 1 << w};
+            check_case(&t);
+        }
+    /* Chapter 02's stride table: strides 32..48 of 4-byte words, a column costs gcd(s, 32). */
+    for (unsigned s = 32; s <= 48; ++s) {
+        unsigned g = s & (0u - s); /* gcd(s, 32) for 32 <= s < 64: the largest power of 2 in s */
+        layout_case t = {"stride table", 32, 32, 4, s - 32, padded, (int)g, 1};
+        check_case(&t);
     }
+    /* Chapter 03. */
+    const layout_case cases[] = {
+        {"plain 32x32", 32, 32, 4, 0, plain, 32, 1},
+        {"layout_index PLAIN", 32, 32, 4, LAYOUT_PLAIN, index_kind, 32, 1},
+        {"layout_index PADDED", 32, 32, 4, LAYOUT_PADDED, index_kind, 1, 1},
+        {"layout_index XOR", 32, 32, 4, LAYOUT_XOR, index_kind, 1, 1},
+        {"xor 64x32", 64, 32, 4, 0, xor_, 1, 1},
+        {"xor 32x64", 32, 64, 4, 0, xor_, 1, 1},
+        {"xor 32x16 textbook", 32, 16, 4, 0, xor_, 2, 1},
+        {"xor 32x16 fixed", 32, 16, 4, 0, xor_narrow, 1, 1},
+        {"half2 pairs, element xor", 32, 32, 4, 0, half2_element_xor, 2, 1},
+        {"half2 pairs, pair xor", 32, 32, 4, 0, xor_, 1, 1},
+        {"xor 32x32 of 8 B", 32, 32, 8, 0, xor_, 2, 2},
+        {"xor 32x32 of 16 B", 32, 32, 16, 0, xor_, 4, 4},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) check_case(&cases[i]);
+
     /* XOR's inverse is itself: reading (r, c ^ r) from row r finds column c. */
-    for (unsigned r = 0; r < ROWS; ++r)
-        for (unsigned c = 0; c < COLS; ++c)
-            EXPECT(layout_xor(r, c, COLS) - r * COLS == (c ^ r), "xor (%u,%u)", r, c);
+    for (unsigned r = 0; r < 32; ++r)
+        for (unsigned c = 0; c < 32; ++c)
+            EXPECT(layout_xor(r, c, 32) - r * 32 == (c ^ r), "xor (%u,%u)", r, c);
     return test_finish("test_layout");
 }
