@@ -108,3 +108,17 @@ smem_access smem_strided(unsigned width, smem_op op, unsigned stride_elems, unsi
         a.offset[lane] = base + lane * stride_elems * width;
     return a;
 }
+
+smem_access smem_tile_access(unsigned width, smem_op op, unsigned rows, unsigned cols,
+                             int along_column, unsigned r0, unsigned c0, smem_slot_fn slot,
+                             const void* ctx) {
+    smem_access a = smem_strided(width, op, 1, 0);
+    a.mask = 0;
+    for (unsigned lane = 0; lane < SMEM_WARP; ++lane) {
+        unsigned r = along_column ? r0 + lane : r0, c = along_column ? c0 : c0 + lane;
+        if (r >= rows || c >= cols) continue;
+        a.mask |= 1u << lane;
+        a.offset[lane] = slot(r, c, ctx) * width;
+    }
+    return a;
+}

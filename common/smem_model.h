@@ -52,6 +52,16 @@ int smem_wavefronts(const smem_access* a);
 /* The access in which lane i touches base + i * stride_elems * width (all lanes active). */
 smem_access smem_strided(unsigned width, smem_op op, unsigned stride_elems, unsigned base);
 
+/* Where element (row, col) of a tile sits, in elements; ctx is the caller's. */
+typedef unsigned (*smem_slot_fn)(unsigned row, unsigned col, const void* ctx);
+
+/* A warp walking a rows x cols tile of width-byte elements stored at slot(row, col, ctx):
+ * along a column, lane i touches (r0 + i, c0); along a row, (r0, c0 + i). Lanes past the tile's
+ * edge stay inactive. */
+smem_access smem_tile_access(unsigned width, smem_op op, unsigned rows, unsigned cols,
+                             int along_column, unsigned r0, unsigned c0, smem_slot_fn slot,
+                             const void* ctx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,18 +9,15 @@
 #include <string.h>
 #include <time.h>
 
-/* The wavefronts of the warp access in which lane l touches element (r0 + l, c0) (a column
- * access) or (r0, c0 + l) (a row access); lanes past the tile's edge stay inactive. */
+static unsigned variant_slot(unsigned row, unsigned col, const void* v) {
+    return ((const tile_variant*)v)->slot(row, col);
+}
+
+/* The wavefronts of a warp walking the variant's tile along a column or a row. */
 static int access_wavefronts(const tile_variant* v, smem_op op, unsigned r0, unsigned c0,
-                             int lanes_walk_rows, int* ideal) {
-    smem_access a = smem_strided(v->elem_bytes, op, 1, 0);
-    a.mask = 0;
-    for (unsigned l = 0; l < 32; ++l) {
-        unsigned r = lanes_walk_rows ? r0 + l : r0, c = lanes_walk_rows ? c0 : c0 + l;
-        if (r >= v->rows || c >= v->cols) continue; /* a row narrower than the warp */
-        a.mask |= 1u << l;
-        a.offset[l] = v->slot(r, c) * v->elem_bytes;
-    }
+                             int along_column, int* ideal) {
+    smem_access a = smem_tile_access(v->elem_bytes, op, v->rows, v->cols, along_column, r0, c0,
+                                     variant_slot, v);
     smem_report rep;
     if (smem_analyze(&a, &rep))
         die("%s: element offsets not aligned to %u", v->name, v->elem_bytes);

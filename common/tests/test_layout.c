@@ -55,17 +55,15 @@ static int is_bijection(const layout_case* t) {
     return 1;
 }
 
-/* The warp access in which lane i touches (r0 + i, c0) (column) or (r0, c0 + i) (row); lanes
- * past the tile's edge stay inactive. */
+static unsigned case_slot(unsigned r, unsigned c, const void* ctx) {
+    const layout_case* t = (const layout_case*)ctx;
+    return t->slot(r, c, t->cols, t->param);
+}
+
+/* A column walk (lane i at (r0 + i, c0)) or a row walk (lane i at (r0, c0 + i)). */
 static int wavefronts(const layout_case* t, int column, unsigned r0, unsigned c0) {
-    smem_access a = smem_strided(t->width, column ? SMEM_LOAD : SMEM_STORE, 1, 0);
-    a.mask = 0;
-    for (unsigned i = 0; i < 32; ++i) {
-        unsigned r = column ? r0 + i : r0, c = column ? c0 : c0 + i;
-        if (r >= t->rows || c >= t->cols) continue;
-        a.mask |= 1u << i;
-        a.offset[i] = t->slot(r, c, t->cols, t->param) * t->width;
-    }
+    smem_access a = smem_tile_access(t->width, column ? SMEM_LOAD : SMEM_STORE, t->rows, t->cols,
+                                     column, r0, c0, case_slot, t);
     return smem_wavefronts(&a);
 }
 
