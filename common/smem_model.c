@@ -1,14 +1,16 @@
-/* Shared-memory bank model, calibrated on an H200 (common/calibration/h200.csv: 606 warp
- * instructions, loads and stores at 4, 8 and 16 bytes; the model reproduces every row).
+/* Shared-memory bank model, calibrated on an H200 (common/calibration/h200.csv: 1066 warp
+ * instructions, loads and stores at 1, 2, 4, 8 and 16 bytes; the model reproduces every row).
  *
  * The rules:
- *  1. The warp is served in lane groups: all 32 lanes for 4-byte accesses, each half-warp
- *     (16 lanes) for 8-byte, each quarter-warp (8 lanes) for 16-byte, so that one group asks for
- *     at most 128 bytes. Groups are never served in the same wavefront: the instruction costs the
- *     sum of its groups.
+ *  1. The warp is served in lane groups: all 32 lanes for 1-, 2- and 4-byte accesses, each
+ *     half-warp (16 lanes) for 8-byte, each quarter-warp (8 lanes) for 16-byte, so that one group
+ *     asks for at most 128 bytes. Groups are never served in the same wavefront: the instruction
+ *     costs the sum of its groups.
  *  2. Within a group, a bank delivers one 4-byte word per wavefront, and lanes asking for the
- *     same word share it (broadcast). A group costs as many wavefronts as its busiest bank has
- *     distinct words; a group with no active lane costs nothing.
+ *     same word share it, whichever bytes of it each lane wants (a broadcast; for 1- and 2-byte
+ *     accesses, loads and stores alike, lanes touching different bytes of one word share it too).
+ *     A group costs as many wavefronts as its busiest bank has distinct words; a group with no
+ *     active lane costs nothing.
  *  3. Loads only: when lanes pair up on identical addresses (active lanes i and i^1 always read
  *     the same address, or active lanes i and i^2 do; a lane whose partner is inactive does not
  *     count against it), the group doubles: the whole warp for 8-byte loads, half-warps for
@@ -21,7 +23,8 @@
 #include <string.h>
 
 const char* smem_invalid(const smem_access* a) {
-    if (a->width != 4 && a->width != 8 && a->width != 16) return "width must be 4, 8 or 16 bytes";
+    if (a->width != 1 && a->width != 2 && a->width != 4 && a->width != 8 && a->width != 16)
+        return "width must be 1, 2, 4, 8 or 16 bytes";
     for (int lane = 0; lane < SMEM_WARP; ++lane)
         if ((a->mask >> lane & 1u) && a->offset[lane] % a->width != 0)
             return "an offset is not a multiple of the access width";
@@ -65,7 +68,8 @@ static int group_wavefronts(const smem_access* a, int first, int n, smem_report*
 
 /* Rules 1 and 3: how many lanes are served together. */
 static int group_size(const smem_access* a) {
-    int lanes = SMEM_WAVEFRONT_BYTES / (int)a->width; /* 32, 16 or 8 */
+    int lanes = SMEM_WAVEFRONT_BYTES / (int)a->width; /* 128, 64, 32, 16 or 8 */
+    if (lanes > SMEM_WARP) lanes = SMEM_WARP;
     if (a->op == SMEM_LOAD && lanes < SMEM_WARP && (lanes_pair_up(a, 1) || lanes_pair_up(a, 2)))
         lanes *= 2;
     return lanes;

@@ -20,7 +20,7 @@ typedef enum { SMEM_LOAD = 0, SMEM_STORE = 1 } smem_op;
  * lanes are active (bit i = lane i). Offsets of inactive lanes are ignored. */
 typedef struct {
     unsigned offset[SMEM_WARP];
-    unsigned width; /* 4, 8 or 16 bytes */
+    unsigned width; /* 1, 2, 4, 8 or 16 bytes */
     smem_op op;
     unsigned mask;
 } smem_access;

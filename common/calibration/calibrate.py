@@ -8,6 +8,9 @@
       measures the table's patterns again on this GPU and fails on any row that differs
   calibrate.py sass --probe BIN
       checks the machine code: each probe kernel holds exactly one LDS/STS of its width
+  calibrate.py stores --probe STORE_EXPERIMENT
+      the 16-byte row stores of a full tile kernel, fed three ways (store_experiment.cu):
+      store wavefronts per store instruction, measured against the model
 
 Exit codes: 0 ok, 1 mismatch, 77 skipped (no GPU, no ncu or no cuobjdump).
 """
@@ -61,7 +64,13 @@ def read_patterns(path):
             if line.startswith("#") or not line.strip():
                 continue
             p = line.split()
+            if len(p) != 36 or p[1] not in ("load", "store") or \
+                    not all(x.isdigit() for x in [p[2]] + p[4:]) or \
+                    not all(c in "0123456789abcdefABCDEF" for c in p[3]):
+                sys.exit(f"{path}: bad pattern line: {line.strip()[:80]}")
             out.append((p[0], p[1], int(p[2]), int(p[3], 16), [int(x) for x in p[4:36]]))
+    if not out:
+        sys.exit(f"{path} holds no pattern")
     return out
 
 
@@ -120,9 +129,14 @@ def read_table(path):
         lines = [l for l in f if not l.startswith("#")]
     rows = []
     for r in csv.DictReader(lines):
+        offsets = r["offsets"].split()
+        if len(offsets) != 32:
+            sys.exit(f"{path}: row {r['name']} {r['op']} has {len(offsets)} offsets, not 32")
         rows.append(((r["name"], r["op"], int(r["width"]), int(r["mask"], 16),
-                      [int(x) for x in r["offsets"].split()]),
+                      [int(x) for x in offsets]),
                      (int(r["wavefronts"]), int(r["instructions"]))))
+    if not rows:
+        sys.exit(f"{path} holds no measured row")
     return rows
 
 
@@ -176,30 +190,66 @@ def cmd_compare(a):
     sys.exit(1 if bad else 0)
 
 
+# SASS width modifiers of LDS/STS: none for 4 bytes.
+SASS_WIDTH = {"U8": 1, "S8": 1, "U16": 2, "S16": 2, "64": 8, "128": 16}
+
+
+def sass_width(modifiers):
+    """Bytes of an LDS/STS with these modifiers (".U16", ".128", "")."""
+    widths = [SASS_WIDTH[m] for m in modifiers.split(".") if m in SASS_WIDTH]
+    return widths[0] if widths else 4
+
+
 def cmd_sass(a):
     cuobjdump = find_tool("cuobjdump") or skip("cuobjdump not found")
     sass = subprocess.run([cuobjdump, "--dump-sass", a.probe], capture_output=True, text=True,
                           check=True).stdout
     kernels = re.split(r"\n\s*Function : ", sass)[1:]
-    want = {"4": "", "8": ".64", "16": ".128"}
-    checked = 0
-    bad = 0
+    checked, bad = set(), 0
     for k in kernels:
         name = k.split("\n", 1)[0].strip()
         m = re.match(r"_Z\d+probe_(load|store)ILi(\d+)EE", name)
         if not m:
             continue
-        op, width = m.groups()
-        mnemonic = "LDS" if op == "load" else "STS"
-        found = re.findall(r"\b(LDS|STS)(\.[A-Z0-9.]+)?\b", k)
-        ok = len(found) == 1 and found[0][0] == mnemonic and \
-            (found[0][1] or "").replace(".U", "") == want[width]
-        print(f"{'ok ' if ok else 'BAD'} probe_{op}<{width}>: {found}")
-        checked += 1
+        op, width = m.group(1), int(m.group(2))
+        found = re.findall(r"\b(LDS|STS)(?![A-Z])((?:\.[A-Z0-9]+)*)", k)
+        ok = len(found) == 1 and found[0][0] == ("LDS" if op == "load" else "STS") and \
+            sass_width(found[0][1]) == width
+        print(f"{'ok ' if ok else 'BAD'} probe_{op}<{width}>: {[m + s for m, s in found]}")
+        checked.add((op, width))
         bad += not ok
-    if checked != 6:
-        sys.exit(f"expected 6 probe kernels in the SASS, found {checked}")
+    want = {(op, w) for op in ("load", "store") for w in (1, 2, 4, 8, 16)}
+    if checked != want:
+        sys.exit(f"expected the {len(want)} probe kernels in the SASS, found {sorted(checked)}")
     sys.exit(1 if bad else 0)
+
+
+def cmd_stores(a):
+    ncu = find_tool("ncu") or skip("ncu not found")
+    require_gpu(a.gpu_probe)
+    metrics = METRICS["store"]
+    with tempfile.TemporaryDirectory() as tmp:
+        report = os.path.join(tmp, "stores")
+        run = subprocess.run([ncu, "--clock-control", "none", "--metrics", ",".join(metrics),
+                              "--export", report, "--force-overwrite", a.probe],
+                             capture_output=True, text=True)
+        if run.returncode != 0:
+            sys.stderr.write(run.stdout[-4000:] + run.stderr[-4000:])
+            sys.exit(f"ncu failed with exit code {run.returncode}")
+        raw = subprocess.run([ncu, "--import", report + ".ncu-rep", "--csv", "--page", "raw",
+                              "--print-units", "base", "--metrics", ",".join(metrics)],
+                             capture_output=True, text=True, check=True).stdout
+    launches = [l.split() for l in run.stdout.splitlines() if len(l.split()) == 3]
+    rows = [r for r in csv.DictReader(raw.splitlines()) if r.get("ID", "").strip().isdigit()]
+    rows.sort(key=lambda r: int(r["ID"]))
+    if len(rows) != len(launches):
+        sys.exit(f"ncu profiled {len(rows)} launches, the experiment made {len(launches)}")
+    print(f"{'values':<10} {'pad':>4} {'model':>6} {'measured':>9} {'excess':>8}")
+    for (mode, pad, model), r in zip(launches, rows):
+        wf = float(r[metrics[0]].replace(",", ""))
+        inst = float(r[metrics[1]].replace(",", ""))
+        per = wf / inst
+        print(f"{mode:<10} {pad:>4} {int(model):>6} {per:>9.4f} {100 * (per / int(model) - 1):>7.2f}%")
 
 
 def main():
@@ -214,10 +264,13 @@ def main():
     c.add_argument("--table", required=True)
     s = sub.add_parser("sass")
     s.add_argument("--probe", required=True)
-    for p in (m, c):
+    t = sub.add_parser("stores")
+    t.add_argument("--probe", required=True)
+    for p in (m, c, t):
         p.add_argument("--gpu-probe", help="course_gpu_probe: skip (77) when it finds no GPU")
     a = ap.parse_args()
-    {"measure": cmd_measure, "compare": cmd_compare, "sass": cmd_sass}[a.cmd](a)
+    {"measure": cmd_measure, "compare": cmd_compare, "sass": cmd_sass,
+     "stores": cmd_stores}[a.cmd](a)
 
 
 if __name__ == "__main__":

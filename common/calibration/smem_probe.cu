@@ -1,16 +1,17 @@
 /* smem_probe: issues exactly one shared-memory instruction per launch, one launch per line of a
  * pattern file, so that Nsight Compute can count the wavefronts of each access
  * (calibrate.py runs it). Each kernel is one warp; lane i uses offset[i] if bit i of the mask
- * is set. The PTX helpers guarantee one LDS/STS of the named width (calibrate.py --sass checks
- * the machine code). */
+ * is set. The PTX helpers guarantee one LDS/STS of the named width, 1 to 16 bytes
+ * (calibrate.py sass checks the machine code). */
 #include "check.h"
 #include "device.h"
 #include "smem_access.cuh"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-enum { PROBE_SMEM_BYTES = 32768, MAX_PATTERNS = 4096 };
+enum { PROBE_SMEM_BYTES = 32768, MAX_PATTERNS = 4096, FIELDS = 4 + 32 };
 
 template <int W>
 __global__ void probe_load(const unsigned* offset, unsigned mask, unsigned* sink) {
@@ -34,64 +35,85 @@ typedef struct {
     unsigned width, mask, offset[32];
 } pattern;
 
-/* Reads "name op width mask o0..o31" lines; returns the count, or exits 2 on a bad line. */
+/* A whole number in the given base, digits only (no sign, space or prefix), below 2^32. */
+static int parse_field(const char* s, int base, unsigned* out) {
+    if (!*s) return -1;
+    for (const char* c = s; *c; ++c)
+        if (base == 16 ? !strchr("0123456789abcdefABCDEF", *c) : (*c < '0' || *c > '9')) return -1;
+    char* end;
+    unsigned long long v = strtoull(s, &end, base);
+    if (*end || v > 0xffffffffull) return -1;
+    *out = (unsigned)v;
+    return 0;
+}
+
+/* "name op width mask o0..o31": exactly 36 fields; an aligned offset of a valid width inside
+ * the probe's shared memory. Returns 0 or -1. */
+static int parse_pattern(char* line, pattern* q) {
+    char* field[FIELDS + 1];
+    int n = 0;
+    for (char* t = strtok(line, " \t\r\n"); t; t = strtok(NULL, " \t\r\n")) {
+        if (n == FIELDS + 1) return -1;
+        field[n++] = t;
+    }
+    if (n != FIELDS || strlen(field[0]) >= sizeof q->name) return -1;
+    strcpy(q->name, field[0]);
+    q->store = !strcmp(field[1], "store");
+    if (!q->store && strcmp(field[1], "load")) return -1;
+    if (parse_field(field[2], 10, &q->width) || parse_field(field[3], 16, &q->mask)) return -1;
+    if (q->width != 1 && q->width != 2 && q->width != 4 && q->width != 8 && q->width != 16)
+        return -1;
+    for (int i = 0; i < 32; ++i)
+        if (parse_field(field[4 + i], 10, &q->offset[i]) || q->offset[i] % q->width ||
+            q->offset[i] > PROBE_SMEM_BYTES - q->width)
+            return -1;
+    return 0;
+}
+
+/* Reads the pattern file; exits 2 on a bad line, an empty file or more than max patterns. */
 static int read_patterns(const char* path, pattern* p, int max) {
     FILE* f = fopen(path, "r");
     if (!f) {
         fprintf(stderr, "smem_probe: cannot open %s\n", path);
         exit(EXIT_USAGE);
     }
-    char line[1024], op[16];
+    char line[1024];
     int n = 0, lineno = 0;
     while (fgets(line, sizeof line, f)) {
         ++lineno;
         if (line[0] == '#' || line[0] == '\n') continue;
-        if (n == max) break;
-        pattern* q = &p[n];
-        int used = 0;
-        int ok = sscanf(line, "%63s %15s %u %x%n", q->name, op, &q->width, &q->mask, &used) == 4;
-        const char* s = line + used;
-        for (int i = 0; ok && i < 32; ++i) {
-            int k = 0;
-            ok = sscanf(s, "%u%n", &q->offset[i], &k) == 1;
-            s += k;
-        }
-        q->store = strcmp(op, "store") == 0;
-        ok = ok && (q->store || strcmp(op, "load") == 0);
-        ok = ok && (q->width == 4 || q->width == 8 || q->width == 16);
-        for (int i = 0; ok && i < 32; ++i)
-            ok = q->offset[i] % q->width == 0 && q->offset[i] + q->width <= PROBE_SMEM_BYTES;
-        if (!ok) {
-            fprintf(stderr, "smem_probe: %s:%d: bad pattern line\n", path, lineno);
+        const char* why = !strchr(line, '\n') && !feof(f) ? "line too long"
+                          : n == max                      ? "too many patterns"
+                          : parse_pattern(line, &p[n])
+                              ? "want: name load|store 1|2|4|8|16 HEXMASK and 32 byte offsets"
+                              : NULL;
+        if (why) {
+            fprintf(stderr, "smem_probe: %s:%d: bad pattern line (%s)\n", path, lineno, why);
             exit(EXIT_USAGE);
         }
         ++n;
     }
     fclose(f);
+    if (!n) {
+        fprintf(stderr, "smem_probe: %s holds no pattern\n", path);
+        exit(EXIT_USAGE);
+    }
     return n;
 }
 
+typedef void (*load_kernel)(const unsigned*, unsigned, unsigned*);
+typedef void (*store_kernel)(const unsigned*, unsigned);
+
 static void launch(const pattern* p, const unsigned* d_offset, unsigned* d_sink) {
-    switch (p->width * 2 + p->store) {
-    case 8:
-        probe_load<4><<<1, 32>>>(d_offset, p->mask, d_sink);
-        break;
-    case 16:
-        probe_load<8><<<1, 32>>>(d_offset, p->mask, d_sink);
-        break;
-    case 32:
-        probe_load<16><<<1, 32>>>(d_offset, p->mask, d_sink);
-        break;
-    case 9:
-        probe_store<4><<<1, 32>>>(d_offset, p->mask);
-        break;
-    case 17:
-        probe_store<8><<<1, 32>>>(d_offset, p->mask);
-        break;
-    case 33:
-        probe_store<16><<<1, 32>>>(d_offset, p->mask);
-        break;
-    }
+    static const load_kernel loads[] = {probe_load<1>, probe_load<2>, probe_load<4>, probe_load<8>,
+                                        probe_load<16>};
+    static const store_kernel stores[] = {probe_store<1>, probe_store<2>, probe_store<4>,
+                                          probe_store<8>, probe_store<16>};
+    int k = p->width == 1 ? 0 : p->width == 2 ? 1 : p->width == 4 ? 2 : p->width == 8 ? 3 : 4;
+    if (p->store)
+        stores[k]<<<1, 32>>>(d_offset, p->mask);
+    else
+        loads[k]<<<1, 32>>>(d_offset, p->mask, d_sink);
     CUDA_CHECK_LAUNCH();
 }
 

@@ -22,14 +22,21 @@ static void textbook_cases(void) {
     /* Broadcast: one word for every lane is one wavefront. */
     smem_access b = smem_strided(4, SMEM_LOAD, 0, 64);
     EXPECT(smem_wavefronts(&b) == 1, "broadcast: %d", smem_wavefronts(&b));
-    /* Ideal counts: 128 bytes per wavefront. */
-    for (unsigned w = 4; w <= 16; w *= 2) {
+    /* Ideal counts: 128 bytes per wavefront; 32 lanes of 1 or 2 bytes fit in one. */
+    for (unsigned w = 1; w <= 16; w *= 2) {
         smem_access a = smem_strided(w, SMEM_LOAD, 1, 0);
         smem_report r;
-        EXPECT(smem_analyze(&a, &r) == 0 && r.ideal == (int)w / 4 && r.wavefronts == r.ideal &&
+        int want = w < 4 ? 1 : (int)w / 4;
+        EXPECT(smem_analyze(&a, &r) == 0 && r.ideal == want && r.wavefronts == r.ideal &&
                    r.excess == 0,
                "contiguous %u-byte: %d wavefronts, ideal %d", w, r.wavefronts, r.ideal);
     }
+    /* Lanes reading different bytes of one word share it: 32 lanes on 16 halves of bank 0's
+     * words cost one wavefront per distinct word. */
+    smem_access halves = smem_strided(2, SMEM_STORE, 1, 0);
+    for (unsigned l = 0; l < 32; ++l) halves.offset[l] = (l / 2) * 128 + (l % 2) * 2;
+    EXPECT(smem_wavefronts(&halves) == 16, "halves of 16 words in one bank: %d",
+           smem_wavefronts(&halves));
     /* One active lane: one wavefront whatever its width. */
     smem_access one = smem_strided(16, SMEM_LOAD, 1, 0);
     one.mask = 1u << 7;
@@ -39,8 +46,13 @@ static void textbook_cases(void) {
     /* Bad input. */
     smem_access bad = smem_strided(4, SMEM_LOAD, 1, 2);
     EXPECT(smem_invalid(&bad) != NULL && smem_wavefronts(&bad) == -1, "misaligned accepted");
-    bad = smem_strided(12, SMEM_LOAD, 1, 0);
-    EXPECT(smem_invalid(&bad) != NULL, "width 12 accepted");
+    bad = smem_strided(2, SMEM_LOAD, 1, 1);
+    EXPECT(smem_invalid(&bad) != NULL, "odd offset accepted at width 2");
+    static const unsigned bad_widths[] = {0, 3, 12, 32};
+    for (int i = 0; i < 4; ++i) {
+        bad = smem_strided(bad_widths[i], SMEM_LOAD, 1, 0);
+        EXPECT(smem_invalid(&bad) != NULL, "width %u accepted", bad_widths[i]);
+    }
 }
 
 /* Lines of the pattern file that are patterns (not comments). */
@@ -52,6 +64,7 @@ static int count_patterns(const char* path) {
     int n = 0;
     while (fgets(line, sizeof line, f)) n += line[0] != '#' && line[0] != '\n';
     fclose(f);
+    EXPECT(n > 0, "%s holds no pattern", path);
     return n;
 }
 
@@ -82,6 +95,7 @@ static void calibration_table(const char* path, int patterns) {
             ok = sscanf(s, "%u%n", &a.offset[i], &k) == 1;
             s += k;
         }
+        ok = ok && strspn(s, " \r\n") == strlen(s); /* exactly 32 offsets */
         EXPECT(ok, "unreadable row: %s", line);
         if (!ok) continue;
         a.op = strcmp(op, "store") ? SMEM_LOAD : SMEM_STORE;
@@ -92,6 +106,7 @@ static void calibration_table(const char* path, int patterns) {
         ++rows;
     }
     fclose(f);
+    EXPECT(rows > 0, "%s holds no measured row", path);
     EXPECT(rows == patterns, "%d calibration rows for %d patterns", rows, patterns);
     printf("calibration: %d measured rows checked\n", rows);
 }
