@@ -1,43 +1,41 @@
 /* bankcalc: the bank map and wavefront count of one warp's shared-memory access.
  *
- *   bankcalc [--width 4|8|16] [--op load|store] [--mask HEX] O0 O1 ... O31
- *   bankcalc [--width 4|8|16] [--op load|store] [--mask HEX] --stride S [--base B]
+ *   bankcalc [--width 1|2|4|8|16] [--op load|store] [--mask HEX] O0 O1 ... O31
+ *   bankcalc [--width 1|2|4|8|16] [--op load|store] [--mask HEX] --stride S [--base B]
  *
  * The first form takes each lane's byte offset; the second puts lane i at B + i * S * width.
- * The last line is always "wavefronts: N ideal: I excess: E". */
+ * Every active lane's access must end within the 227 KiB a block can address on sm_90: an
+ * offset past it is a usage error, never a wrapped answer. The last line of a good run is always
+ * "wavefronts: N ideal: I excess: E". */
 #include "check.h"
+#include "cli.h"
 #include "smem_model.h"
 
-#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+/* The most shared memory one block can address (sm_90, the course's reference GPU). */
+enum { BLOCK_SMEM_BYTES = 227 * 1024 };
+
 static const char usage[] =
-    "usage: bankcalc [--width 4|8|16] [--op load|store] [--mask HEX] O0 O1 ... O31\n"
-    "       bankcalc [--width 4|8|16] [--op load|store] [--mask HEX] --stride S [--base B]\n"
+    "usage: bankcalc [--width 1|2|4|8|16] [--op load|store] [--mask HEX] O0 O1 ... O31\n"
+    "       bankcalc [--width 1|2|4|8|16] [--op load|store] [--mask HEX] --stride S [--base B]\n"
     "  O0..O31   byte offset of each lane's access (32 numbers, multiples of the width)\n"
     "  --stride  lane i accesses B + i * S * width bytes\n"
-    "  --width   bytes per lane (default 4); --op (default load); --mask active lanes (default "
-    "ffffffff)\n";
+    "  --width   bytes per lane (default 4); --op (default load)\n"
+    "  --mask    active lanes, hex, bit i = lane i (default ffffffff)\n"
+    "every active lane's offset + width must be at most 232448 bytes (227 KiB, the most shared\n"
+    "memory a block can address on sm_90)\n";
 
-static int fail(const char* fmt, const char* arg) {
+static int fail(const char* fmt, ...) {
+    va_list ap;
     fprintf(stderr, "bankcalc: ");
-    fprintf(stderr, fmt, arg);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
     fprintf(stderr, "\n%s", usage);
     return EXIT_USAGE;
-}
-
-/* A whole non-negative number in the given base, below 2^32; nothing else. */
-static int parse_number(const char* s, int base, unsigned* out) {
-    if (!s || !*s || *s == '-' || *s == '+' || *s == ' ') return -1;
-    if (base == 16 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s += 2;
-    char* end;
-    errno = 0;
-    unsigned long v = strtoul(s, &end, base);
-    if (errno || *end || end == s || v > 0xffffffffUL) return -1;
-    *out = (unsigned)v;
-    return 0;
 }
 
 /* "0-3,8,12-13" */
@@ -55,59 +53,73 @@ static void print_lanes(unsigned lanes) {
 }
 
 int main(int argc, char** argv) {
-    smem_access a;
-    memset(&a, 0, sizeof a);
-    a.width = 4;
-    a.op = SMEM_LOAD;
-    a.mask = 0xffffffffu;
-    unsigned stride = 0, base = 0;
-    int have_stride = 0, have_base = 0, n = 0;
+    static const char* const flags[] = {"--width", "--op", "--mask", "--stride", "--base"};
+    enum { WIDTH, OP, MASK, STRIDE, BASE, NFLAGS };
+    unsigned long long width = 4, mask = 0xffffffffu, stride = 0, base = 0;
+    unsigned long long offset[SMEM_WARP]; /* 64-bit: a far offset must not wrap to a near one */
+    smem_op op = SMEM_LOAD;
+    unsigned seen = 0;
+    int help = 0, n = 0;
+    /* Every argument is read before --help is honoured: a bad one wins, as in the chapters. */
     for (int i = 1; i < argc; ++i) {
         const char* f = argv[i];
         if (!strcmp(f, "--help") || !strcmp(f, "-h")) {
-            printf("%s", usage);
-            return EXIT_OK;
+            help = 1;
+            continue;
         }
         if (f[0] == '-' && f[1] == '-') {
+            int k = 0;
+            while (k < NFLAGS && strcmp(f, flags[k])) ++k;
+            if (k == NFLAGS) return fail("unknown flag '%s'", f);
+            if (seen >> k & 1u) return fail("%s given twice", f);
+            seen |= 1u << k;
             const char* v = i + 1 < argc ? argv[++i] : NULL;
             if (!v) return fail("%s needs a value", f);
-            unsigned x;
-            if (!strcmp(f, "--width")) {
-                if (parse_number(v, 10, &x) || (x != 4 && x != 8 && x != 16))
-                    return fail("width must be 4, 8 or 16, got '%s'", v);
-                a.width = x;
-            } else if (!strcmp(f, "--op")) {
+            if (k == WIDTH) {
+                if (course_parse_unsigned(v, 10, 16, &width) || (width & (width - 1)) || !width)
+                    return fail("width must be 1, 2, 4, 8 or 16, got '%s'", v);
+            } else if (k == OP) {
                 if (strcmp(v, "load") && strcmp(v, "store"))
                     return fail("op must be load or store, got '%s'", v);
-                a.op = strcmp(v, "load") ? SMEM_STORE : SMEM_LOAD;
-            } else if (!strcmp(f, "--mask")) {
-                if (parse_number(v, 16, &a.mask) || !a.mask)
-                    return fail("mask must be a non-zero hex number, got '%s'", v);
-            } else if (!strcmp(f, "--stride")) {
-                if (parse_number(v, 10, &stride))
-                    return fail("stride must be a number, got '%s'", v);
-                have_stride = 1;
-            } else if (!strcmp(f, "--base")) {
-                if (parse_number(v, 10, &base)) return fail("base must be a number, got '%s'", v);
-                have_base = 1;
-            } else
-                return fail("unknown flag '%s'", f);
+                op = strcmp(v, "load") ? SMEM_STORE : SMEM_LOAD;
+            } else if (k == MASK) {
+                if (course_parse_unsigned(v, 16, 0xffffffffu, &mask) || !mask)
+                    return fail("mask must be a non-zero hex number of at most 32 bits, got '%s'",
+                                v);
+            } else if (course_parse_unsigned(v, 10, 0xffffffffu, k == STRIDE ? &stride : &base))
+                return fail("%s must be a whole number below 2^32, got '%s'",
+                            k == STRIDE ? "stride" : "base", v);
             continue;
         }
         if (n == SMEM_WARP) return fail("more than 32 offsets (at '%s')", f);
-        if (parse_number(f, 10, &a.offset[n])) return fail("not a byte offset: '%s'", f);
+        if (course_parse_unsigned(f, 10, ~0ull, &offset[n]))
+            return fail("not a byte offset: '%s'", f);
         ++n;
     }
-    if (have_stride && n) return fail("give either --stride or 32 offsets, not both%s", "");
-    if (have_base && !have_stride) return fail("--base goes with --stride%s", "");
-    if (have_stride) {
-        unsigned mask = a.mask;
-        a = smem_strided(a.width, a.op, stride, base);
-        a.mask = mask;
-    } else if (n != SMEM_WARP) {
-        char count[16];
-        snprintf(count, sizeof count, "%d", n);
-        return fail("need 32 offsets, one per lane; got %s", count);
+    if (help) {
+        printf("%s", usage);
+        return EXIT_OK;
+    }
+    int have_stride = seen >> STRIDE & 1u;
+    if (have_stride && n) return fail("give either --stride or 32 offsets, not both");
+    if ((seen >> BASE & 1u) && !have_stride) return fail("--base goes with --stride");
+    if (!have_stride && n != SMEM_WARP) return fail("need 32 offsets, one per lane; got %d", n);
+
+    smem_access a;
+    memset(&a, 0, sizeof a);
+    a.width = (unsigned)width;
+    a.op = op;
+    a.mask = (unsigned)mask;
+    for (int lane = 0; lane < SMEM_WARP; ++lane) {
+        if (!(a.mask >> lane & 1u)) continue;
+        /* Below 2^32 each, so base + 31 * stride * 16 fits in 64 bits. */
+        unsigned long long off =
+            have_stride ? base + (unsigned long long)lane * stride * width : offset[lane];
+        if (off > BLOCK_SMEM_BYTES - width)
+            return fail("lane %d's offset %llu + width %llu is past the %d bytes (227 KiB) of "
+                        "shared memory a block can address on sm_90",
+                        lane, off, width, BLOCK_SMEM_BYTES);
+        a.offset[lane] = (unsigned)off;
     }
     const char* invalid = smem_invalid(&a);
     if (invalid) return fail("%s", invalid);

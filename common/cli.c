@@ -1,30 +1,38 @@
+/* POSIX for access(), stat() and clock_gettime(): the course builds on Linux. */
+#define _POSIX_C_SOURCE 200809L
+
 #include "cli.h"
 
 #include "check.h"
 
-#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 static void print_usage(const course_cli* cli, FILE* out) {
     fprintf(out,
             "usage: %s [--check] [--bench] [--csv FILE] [--size N] [--reps N] [--variant NAME]\n"
-            "       %*s [--list] [--help]\n"
+            "       %*s [--seed N] [--list] [--help]\n"
             "%s\n"
             "  (no flags)      the lesson: model tables, check of every variant, benchmark,\n"
             "                  summary\n"
             "  --check         correctness only, at small and odd sizes (what the tests run)\n"
             "  --bench         measurements only\n"
-            "  --csv FILE      write the measurements to FILE\n"
-            "  --size N        %s (default %ld)\n"
-            "  --reps N        timed repetitions per measurement (default %ld)\n"
+            "  --csv FILE      write the measurements to FILE (not with --check or --list)\n"
+            "  --size N        %s (default %ld, at most %ld)\n"
+            "  --reps N        timed repetitions per measurement (default %ld, at most %d)\n"
+            "  --seed N        random seed of the check's and benchmark's inputs (default: fresh\n"
+            "                  each run; every run prints it)\n"
             "  --variant NAME  run one variant only (see --list)\n"
             "  --list          list the variants and exit\n"
             "exit codes: 0 ok, 1 a check failed, 2 usage error, 77 skipped (no suitable GPU)\n",
             cli->program, (int)strlen(cli->program), "", cli->summary, cli->size, cli->default_size,
-            cli->default_reps);
+            cli->max_size, cli->default_reps, COURSE_MAX_REPS);
 }
 
 int course_usage_error(const course_cli* cli, const char* fmt, ...) {
@@ -38,46 +46,139 @@ int course_usage_error(const course_cli* cli, const char* fmt, ...) {
     return EXIT_USAGE;
 }
 
-/* A positive decimal integer that fits in a long, nothing else. */
-static int parse_positive(const char* s, long* out) {
-    if (!s || !*s || *s == '-' || *s == '+') return -1;
-    char* end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || v <= 0) return -1;
+/* Digit by digit rather than strtoull, which skips leading whitespace, takes a sign and, in base
+ * 16, a 0x prefix of its own. */
+int course_parse_unsigned(const char* s, int base, unsigned long long max,
+                          unsigned long long* out) {
+    if (!s || (base != 10 && base != 16)) return -1;
+    if (base == 16 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s += 2;
+    if (!*s) return -1;
+    unsigned long long v = 0;
+    for (; *s; ++s) {
+        unsigned d;
+        if (*s >= '0' && *s <= '9')
+            d = (unsigned)(*s - '0');
+        else if (base == 16 && *s >= 'a' && *s <= 'f')
+            d = (unsigned)(*s - 'a' + 10);
+        else if (base == 16 && *s >= 'A' && *s <= 'F')
+            d = (unsigned)(*s - 'A' + 10);
+        else
+            return -1;
+        if (d > max || v > (max - d) / (unsigned)base) return -1; /* v * base + d > max */
+        v = v * (unsigned)base + d;
+    }
     *out = v;
+    return 0;
+}
+
+const char* course_source_dir(void) {
+    return COURSE_SOURCE_DIR;
+}
+
+/* The command as typed from the project root: the CSV metadata must not carry this machine's
+ * paths. A relative argv[0] such as build/bin/02_padding gets "./" as a shell needs it. */
+static void record_command_line(course_args* a, int argc, char** argv) {
+    const char* root = COURSE_SOURCE_DIR;
+    size_t root_len = strlen(root), used = 0;
+    for (int i = 0; i < argc; ++i) {
+        const char* arg = argv[i];
+        const char* prefix = "";
+        if (!strncmp(arg, root, root_len) && arg[root_len] == '/') {
+            prefix = "./";
+            arg += root_len + 1;
+        } else if (i == 0 && arg[0] != '/' && strchr(arg, '/') && strncmp(arg, "./", 2) &&
+                   strncmp(arg, "../", 3))
+            prefix = "./";
+        int n = snprintf(a->command_line + used, sizeof a->command_line - used, "%s%s%s",
+                         i ? " " : "", prefix, arg);
+        if (n < 0 || (size_t)n >= sizeof a->command_line - used) break;
+        used += (size_t)n;
+    }
+}
+
+/* Why the CSV file could not be written, or NULL: checked before any GPU work, without creating
+ * or truncating the file. */
+static const char* csv_unwritable(const char* path) {
+    struct stat st;
+    if (!stat(path, &st)) {
+        if (S_ISDIR(st.st_mode)) return "is a directory";
+        return access(path, W_OK) ? "exists and is not writable" : NULL;
+    }
+    char dir[PATH_MAX] = ".";
+    const char* slash = strrchr(path, '/');
+    if (slash) {
+        size_t n = slash == path ? 1 : (size_t)(slash - path);
+        if (n >= sizeof dir) return "is too long a path";
+        memcpy(dir, path, n);
+        dir[n] = '\0';
+    }
+    if (stat(dir, &st) || !S_ISDIR(st.st_mode)) return "is in a directory that does not exist";
+    return access(dir, W_OK | X_OK) ? "is in a directory that is not writable" : NULL;
+}
+
+/* Seconds and nanoseconds of the clock through the splitmix64 finaliser: runs a nanosecond
+ * apart get unrelated seeds. */
+static unsigned long long fresh_seed(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    unsigned long long x =
+        (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* The flags before F_CSV take no value. */
+enum { F_CHECK, F_BENCH, F_LIST, F_HELP, F_CSV, F_VARIANT, F_SIZE, F_REPS, F_SEED, F_COUNT };
+static const char* const flag_names[F_COUNT] = {"--check",   "--bench", "--list", "--help", "--csv",
+                                                "--variant", "--size",  "--reps", "--seed"};
+
+/* --size or --reps: a whole number from 1 to max. */
+static int parse_count(const course_cli* cli, const char* flag, const char* v, long max,
+                       long* out) {
+    unsigned long long n;
+    if (course_parse_unsigned(v, 10, (unsigned long long)max, &n) || !n)
+        return course_usage_error(cli, "%s needs a whole number from 1 to %ld, got '%s'", flag, max,
+                                  v);
+    *out = (long)n;
     return 0;
 }
 
 int course_parse_args(const course_cli* cli, int argc, char** argv, course_args* a) {
     memset(a, 0, sizeof *a);
-    size_t used = 0;
-    for (int i = 0; i < argc && used < sizeof a->command_line - 1; ++i)
-        used += (size_t)snprintf(a->command_line + used, sizeof a->command_line - used, "%s%s",
-                                 i ? " " : "", argv[i]);
+    record_command_line(a, argc, argv);
+    int* const switches[F_CSV] = {&a->check, &a->bench, &a->list, &a->help};
+    unsigned seen = 0;
     for (int i = 1; i < argc; ++i) {
-        const char* f = argv[i];
-        const char* value = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(f, "--check"))
-            a->check = 1;
-        else if (!strcmp(f, "--bench"))
-            a->bench = 1;
-        else if (!strcmp(f, "--list"))
-            a->list = 1;
-        else if (!strcmp(f, "--help") || !strcmp(f, "-h"))
-            a->help = 1;
-        else if (!strcmp(f, "--csv") || !strcmp(f, "--variant")) {
-            if (!value || !*value) return course_usage_error(cli, "%s needs a value", f);
-            *(f[2] == 'c' ? &a->csv : &a->variant) = value;
-            ++i;
-        } else if (!strcmp(f, "--size") || !strcmp(f, "--reps")) {
-            long* dst = f[2] == 's' ? &a->size : &a->reps;
-            if (parse_positive(value, dst))
-                return course_usage_error(cli, "%s needs a positive integer, got '%s'", f,
-                                          value ? value : "");
-            ++i;
-        } else
-            return course_usage_error(cli, "unknown argument '%s'", f);
+        const char* f = strcmp(argv[i], "-h") ? argv[i] : "--help";
+        int k = 0;
+        while (k < F_COUNT && strcmp(f, flag_names[k])) ++k;
+        if (k == F_COUNT) return course_usage_error(cli, "unknown argument '%s'", f);
+        if (seen >> k & 1u) return course_usage_error(cli, "%s given twice", f);
+        seen |= 1u << k;
+        if (k < F_CSV) {
+            *switches[k] = 1;
+            continue;
+        }
+        /* A value that is a flag means the value was forgotten: "--csv --check". */
+        const char* v = i + 1 < argc ? argv[++i] : NULL;
+        if (!v || !*v || !strncmp(v, "--", 2))
+            return course_usage_error(cli, "%s needs a value", f);
+        if (k == F_CSV) {
+            const char* why = csv_unwritable(v);
+            if (why) return course_usage_error(cli, "--csv %s: the file %s", v, why);
+            a->csv = v;
+        } else if (k == F_VARIANT)
+            a->variant = v;
+        else if (k == F_SEED) {
+            if (course_parse_unsigned(v, 10, ULLONG_MAX, &a->seed))
+                return course_usage_error(
+                    cli, "--seed needs a whole number from 0 to %llu, got '%s'", ULLONG_MAX, v);
+            a->seed_given = 1;
+        } else if (parse_count(cli, f, v, k == F_SIZE ? cli->max_size : COURSE_MAX_REPS,
+                               k == F_SIZE ? &a->size : &a->reps))
+            return EXIT_USAGE;
     }
     if (a->help) {
         print_usage(cli, stdout);
@@ -85,13 +186,11 @@ int course_parse_args(const course_cli* cli, int argc, char** argv, course_args*
     }
     if (a->check && a->bench)
         return course_usage_error(cli, "--check and --bench exclude each other");
-    if (a->size > cli->max_size)
-        return course_usage_error(cli, "--size %ld is above the limit of %ld", a->size,
-                                  cli->max_size);
-    if (a->reps > COURSE_MAX_REPS)
-        return course_usage_error(cli, "--reps %ld is above the limit of %d", a->reps,
-                                  COURSE_MAX_REPS);
+    if (a->csv && (a->check || a->list))
+        return course_usage_error(cli, "%s writes no files: drop --csv",
+                                  a->check ? "--check" : "--list");
     if (!a->size) a->size = cli->default_size;
     if (!a->reps) a->reps = cli->default_reps;
+    if (!a->seed_given) a->seed = fresh_seed();
     return -1;
 }

@@ -1,8 +1,10 @@
 /* The command line every chapter program shares (CONVENTIONS.md, section 2):
- *   NN_topic [--check] [--bench] [--csv FILE] [--size N] [--reps N] [--variant NAME] [--list]
- *            [--help]
- * Parsing is strict: an unknown flag, a missing value, a number that is not a positive integer
- * or one above the program's limit is a usage error (exit 2). */
+ *   NN_topic [--check] [--bench] [--csv FILE] [--size N] [--reps N] [--seed N] [--variant NAME]
+ *            [--list] [--help]
+ * Parsing is strict: an unknown or repeated flag, a missing value (or one that is itself a
+ * flag), a number with anything but digits or above the program's limit, --check or --list with
+ * --csv, and a --csv file that could not be written are usage errors (exit 2), found before any
+ * GPU work. */
 #ifndef COURSE_CLI_H
 #define COURSE_CLI_H
 
@@ -16,7 +18,9 @@ typedef struct {
     long size;               /* 0: the chapter's default */
     long reps;               /* 0: the chapter's default */
     const char* variant;     /* NULL: every variant */
-    char command_line[1024]; /* for the CSV metadata */
+    unsigned long long seed; /* of the check's and benchmark's inputs: --seed, else the clock */
+    int seed_given;
+    char command_line[1024]; /* for the CSV metadata, paths under the source tree as "./..." */
 } course_args;
 
 typedef struct {
@@ -30,9 +34,19 @@ typedef struct {
 /* The largest --reps any program accepts. */
 enum { COURSE_MAX_REPS = 10000 };
 
+/* Parses s as a whole number in base 10 or 16 (16: one optional 0x or 0X prefix) of at most max
+ * into *out. Digits only: no sign, no whitespace, not empty. Returns 0, or -1 leaving *out as is.
+ * bankcalc and the chapters share it so that every number is read alike. */
+int course_parse_unsigned(const char* s, int base, unsigned long long max, unsigned long long* out);
+
+/* The source tree's root this library was built from (no trailing '/'). */
+const char* course_source_dir(void);
+
 /* Parses argv into a. Returns -1 when the program should go on, else the exit code to return
  * at once: EXIT_OK after --help (usage printed), EXIT_USAGE after a bad command line (one-line
- * message and usage on stderr). Unset size and reps take the chapter's defaults. */
+ * message and usage on stderr). A bad argument wins over --help; --help wins over a bad
+ * combination (--check with --bench or --csv). Unset size and reps take the chapter's defaults,
+ * an unset seed a fresh one from the clock. */
 int course_parse_args(const course_cli* cli, int argc, char** argv, course_args* a);
 
 /* A usage error found after parsing (an unknown --variant, a --size out of range): prints

@@ -9,11 +9,15 @@
  * that the GPU can run. */
 static __global__ void course_build_probe() {}
 
-/* The driver's release as nvidia-smi shows it; Linux publishes it in /proc. */
-static void read_driver_release(char* buf, size_t len) {
+/* Where the NVIDIA kernel driver announces itself on Linux. */
+static const char driver_version_file[] = "/proc/driver/nvidia/version";
+
+/* The driver's release as nvidia-smi shows it, or "unknown"; returns -1 if the driver has not
+ * published its version file (no driver loaded). */
+static int read_driver_release(char* buf, size_t len) {
     snprintf(buf, len, "unknown");
-    FILE* f = fopen("/proc/driver/nvidia/version", "r");
-    if (!f) return;
+    FILE* f = fopen(driver_version_file, "r");
+    if (!f) return -1;
     char line[512];
     if (fgets(line, sizeof line, f)) {
         /* "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release ..." */
@@ -26,6 +30,27 @@ static void read_driver_release(char* buf, size_t len) {
         }
     }
     fclose(f);
+    return 0;
+}
+
+/* What is missing when cudaGetDeviceCount finds no device: a learner must be sent after the
+ * right problem (CUDA reports a missing driver as "driver version is insufficient"). */
+static void describe_missing_gpu(cudaError_t err, char* buf, size_t len) {
+    char release[64];
+    if (read_driver_release(release, sizeof release)) {
+        snprintf(buf, len, "no NVIDIA GPU driver found (no %s)", driver_version_file);
+    } else if (err == cudaErrorInsufficientDriver) {
+        int runtime = 0;
+        cudaRuntimeGetVersion(&runtime);
+        snprintf(buf, len,
+                 "the NVIDIA driver (release %s) is older than this build's CUDA runtime %d.%d "
+                 "needs; update the driver",
+                 release, runtime / 1000, runtime % 1000 / 10);
+    } else if (err == cudaSuccess || err == cudaErrorNoDevice) {
+        snprintf(buf, len, "no CUDA-capable GPU found");
+    } else {
+        snprintf(buf, len, "no usable NVIDIA GPU (CUDA: %s)", cudaGetErrorString(err));
+    }
 }
 
 int course_device_open(course_device* d, int min_major, int min_minor, const char* what) {
@@ -33,10 +58,10 @@ int course_device_open(course_device* d, int min_major, int min_minor, const cha
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess || count == 0) {
-        printf("skipped: no usable CUDA device (%s); %s needs a GPU of compute capability %d.%d "
-               "or newer\n",
-               err != cudaSuccess ? cudaGetErrorString(err) : "no device found", what, min_major,
-               min_minor);
+        char why[256];
+        describe_missing_gpu(err, why, sizeof why);
+        printf("skipped: %s: %s needs an NVIDIA GPU of compute capability %d.%d or newer\n", why,
+               what, min_major, min_minor);
         return EXIT_SKIPPED;
     }
     cudaDeviceProp p;

@@ -23,8 +23,9 @@ typedef struct {
 } course_device;
 
 /* Opens device 0 and checks that it has compute capability >= min_major.min_minor and that this
- * build carries code for it. Returns EXIT_OK, or prints why and returns EXIT_SKIPPED (no device,
- * GPU too old for `what`). A build without code for the GPU is a hard error (exit 1). */
+ * build carries code for it. Returns EXIT_OK, or prints a "skipped: " line saying what is missing
+ * and returns EXIT_SKIPPED (no NVIDIA driver, a driver too old for this CUDA runtime, no GPU, a GPU
+ * too old for `what`). A build without code for the GPU is a hard error (exit 1). */
 int course_device_open(course_device* d, int min_major, int min_minor, const char* what);
 
 /* "NVIDIA H200, compute capability 9.0, CUDA runtime 13.0, driver 580.159.04" */

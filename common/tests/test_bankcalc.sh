@@ -38,6 +38,15 @@ expect_last "wavefronts: 1 ideal: 1 excess: 0" --width 4 --op store $(seq32 4)
 expect_last "wavefronts: 1 ideal: 1 excess: 0" $(for i in $(seq 32); do echo 64; done)
 expect_last "wavefronts: 16 ideal: 1 excess: 15" --mask 0000ffff --stride 32
 expect_last "wavefronts: 1 ideal: 1 excess: 0" --mask 0x1 --width 16 --stride 5
+expect_last "wavefronts: 1 ideal: 1 excess: 0" --width 2 --stride 1
+expect_last "wavefronts: 1 ideal: 1 excess: 0" --width 1 --stride 4
+expect_last "wavefronts: 32 ideal: 1 excess: 31" --width 2 --stride 64
+expect_last "wavefronts: 1 ideal: 1 excess: 0" $(seq 0 4 120) 232444
+expect_last "wavefronts: 2 ideal: 1 excess: 1" --stride 1874
+expect_last "wavefronts: 1 ideal: 1 excess: 0" --width 16 --base 232432 --mask 1 --stride 1
+# Inactive lanes' offsets do not matter, however far they are.
+expect_last "wavefronts: 1 ideal: 1 excess: 0" --mask 1 --stride 1073741824
+expect_last "wavefronts: 1 ideal: 1 excess: 0" --mask 1 $(seq 0 4 120) 99999999999
 
 expect_usage "need 32 offsets" $(seq 0 4 120)
 expect_usage "more than 32" $(seq 0 4 128)
@@ -51,9 +60,37 @@ expect_usage "mask must be" --mask xyz --stride 1
 expect_usage "needs a value" --stride
 expect_usage "not both" --stride 1 $(seq32 4)
 expect_usage "stride must be" --stride 1.5
+expect_usage "stride must be" --stride " 1"
+expect_usage "stride must be" --stride +1
+expect_usage "base must be" --base "1 " --stride 1
+expect_usage "not a byte offset" $(seq 0 4 120) " 4"
+expect_usage "not a byte offset" $(seq 0 4 120) "+4"
+expect_usage "width must be" --width 3 --stride 1
+expect_usage "width must be" --width " 4" --stride 1
+expect_usage "232448 bytes" --stride 1073741824
+expect_usage "232448 bytes" --stride 1875
+expect_usage "232448 bytes" $(seq 0 4 120) 232448
+expect_usage "232448 bytes" --width 8 $(seq 0 8 240) 232448
+expect_usage "232448 bytes" --width 16 --base 232448 --mask 1 --stride 1
+expect_usage "232448 bytes" --base 4294967292 --stride 0
+expect_usage "mask must be" --mask 0x0x1 --stride 1
+expect_usage "mask must be" --mask -1 --stride 1
+expect_usage "mask must be" --mask " 1" --stride 1
+expect_usage "mask must be" --mask 0 --stride 1
+expect_usage "mask must be" --mask 1ffffffff --stride 1
+expect_usage "given twice" --width 4 --width 8 --stride 1
+expect_usage "given twice" --stride 1 --stride 1
+expect_usage "unknown flag" -h --bogus 3 --stride 1
+expect_usage "unknown flag" --bogus 3 --help
 
-"$bankcalc" --help | grep -q '^usage:' || { echo "FAILED: --help"; fails=$((fails + 1)); }
-count=$((count + 1))
+for help in --help -h; do
+  count=$((count + 1))
+  out=$("$bankcalc" $help 2>/dev/null); rc=$?
+  if [ $rc -ne 0 ] || ! printf '%s\n' "$out" | grep -q '^usage:.*--width 1|2|4|8|16'; then
+    echo "FAILED: bankcalc $help -> rc $rc (want 0 and the usage on stdout)"
+    fails=$((fails + 1))
+  fi
+done
 
 echo "test_bankcalc: $((count - fails)) of $count cases held"
 [ $fails -eq 0 ]

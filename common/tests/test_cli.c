@@ -3,10 +3,14 @@
 #include "cli.h"
 #include "test_util.h"
 
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const course_cli CLI = {"test_cli", "A test.", "elements", 1000, 7, 5000};
 
+/* The arguments of `line`, split on spaces, after argv[0] "test_cli". */
 static int parse(course_args* a, const char* line) {
     static char buf[512];
     char* argv[32];
@@ -17,9 +21,81 @@ static int parse(course_args* a, const char* line) {
     return course_parse_args(&CLI, argc, argv, a);
 }
 
+/* A whole argv, NULL-terminated: for arguments that hold spaces or tabs. */
+static int parse_argv(course_args* a, const char* const* args) {
+    char* argv[32];
+    int argc = 0;
+    while (args[argc] && argc < 32) {
+        argv[argc] = (char*)args[argc];
+        ++argc;
+    }
+    return course_parse_args(&CLI, argc, argv, a);
+}
+
+static void test_parse_unsigned(void) {
+    unsigned long long v = 0;
+    EXPECT(!course_parse_unsigned("0", 10, 5, &v) && v == 0, "0");
+    EXPECT(!course_parse_unsigned("18446744073709551615", 10, ~0ull, &v) && v == ~0ull, "2^64-1");
+    EXPECT(!course_parse_unsigned("ffffffff", 16, 0xffffffffu, &v) && v == 0xffffffffu, "hex");
+    EXPECT(!course_parse_unsigned("0X1f", 16, 0xffffffffu, &v) && v == 0x1f, "0X prefix");
+    EXPECT(!course_parse_unsigned("5", 10, 5, &v) && v == 5, "max is inclusive");
+    const char* bad[] = {"",   " 5",  "5 ", "\t5", "5\n", "+5",  "-5",  "0x0x1",
+                         "0x", "0x ", "x1", "1e3", "6",   "5.0", "0x-1"};
+    const int base[] = {10, 10, 10, 10, 10, 10, 10, 16, 16, 16, 16, 10, 10, 10, 16};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
+        EXPECT(course_parse_unsigned(bad[i], base[i], 5, &v), "'%s' accepted", bad[i]);
+    EXPECT(course_parse_unsigned("18446744073709551616", 10, ~0ull, &v), "2^64 accepted");
+    EXPECT(course_parse_unsigned("0x10000000000000000", 16, ~0ull, &v), "2^64 hex accepted");
+    EXPECT(course_parse_unsigned("0x5", 10, 5, &v), "0x in base 10 accepted");
+}
+
+/* Paths under the source tree are written from its root, as a user there would type them. */
+static void test_command_line(void) {
+    course_args a;
+    char prog[1024], other[1024], value[1024];
+    snprintf(prog, sizeof prog, "%s/build/bin/test_cli", course_source_dir());
+    snprintf(value, sizeof value, "%s/build/results/x.csv", course_source_dir());
+    snprintf(other, sizeof other, "%sx/y", course_source_dir());
+    const char* absolute[] = {prog, "--variant", value, "--reps", "3", NULL};
+    EXPECT(parse_argv(&a, absolute) == -1 &&
+               !strcmp(a.command_line, "./build/bin/test_cli --variant ./build/results/x.csv "
+                                       "--reps 3"),
+           "got '%s'", a.command_line);
+    const char* relative[] = {"build/bin/02_padding", "--variant", other, NULL};
+    EXPECT(parse_argv(&a, relative) == -1 &&
+               !strncmp(a.command_line, "./build/bin/02_padding ", 23),
+           "got '%s'", a.command_line);
+    EXPECT(strstr(a.command_line, other) != NULL, "a sibling of the source dir was rewritten: '%s'",
+           a.command_line);
+}
+
+static void test_csv_path(void) {
+    course_args a;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/test_cli_%ld.csv", (long)getpid());
+    char line[128];
+    snprintf(line, sizeof line, "--bench --csv %s", path);
+    EXPECT(parse(&a, line) == -1 && !strcmp(a.csv, path), "'%s' refused", line);
+    EXPECT(access(path, F_OK) != 0, "checking --csv created %s", path);
+    EXPECT(parse(&a, "--bench --csv /no/such/dir/x.csv") == EXIT_USAGE, "missing directory");
+    EXPECT(parse(&a, "--bench --csv /tmp") == EXIT_USAGE, "a directory as --csv");
+    /* Root can write anything: the unwritable file can only be tested as another user. */
+    if (geteuid() == 0) return;
+    FILE* f = fopen(path, "w");
+    EXPECT(f != NULL, "cannot create %s", path);
+    if (!f) return;
+    fclose(f);
+    chmod(path, 0444);
+    EXPECT(parse(&a, line) == EXIT_USAGE, "read-only %s accepted", path);
+    remove(path);
+}
+
 int main(void) {
     course_args a;
-    EXPECT(parse(&a, "") == -1 && a.size == 1000 && a.reps == 7 && !a.check && !a.csv, "defaults");
+    test_parse_unsigned();
+    EXPECT(parse(&a, "") == -1 && a.size == 1000 && a.reps == 7 && !a.check && !a.csv &&
+               !a.seed_given,
+           "defaults");
     EXPECT(parse(&a, "--check --size 17") == -1 && a.check && a.size == 17, "--check --size");
     EXPECT(parse(&a, "--bench --csv out.csv --reps 3 --variant v1") == -1 && a.bench &&
                !strcmp(a.csv, "out.csv") && a.reps == 3 && !strcmp(a.variant, "v1"),
@@ -27,12 +103,49 @@ int main(void) {
     EXPECT(parse(&a, "--list") == -1 && a.list, "--list");
     EXPECT(strstr(a.command_line, "test_cli --list") != NULL, "command line kept");
     EXPECT(parse(&a, "--size 5000 --reps 10000") == -1 && a.size == 5000, "limits are inclusive");
+    EXPECT(parse(&a, "--seed 0") == -1 && a.seed_given && a.seed == 0, "--seed 0");
+    EXPECT(parse(&a, "--check --seed 18446744073709551615") == -1 && a.seed == ~0ull,
+           "--seed 2^64-1");
     EXPECT(parse(&a, "--help") == EXIT_OK, "--help exits 0");
-    const char* bad[] = {"--bogus",   "--size",          "--size 0",
-                         "--size -5", "--size 12abc",    "--size 1e3",
-                         "--reps x",  "--csv",           "--variant",
-                         "stray",     "--check --bench", "--size 99999999999999999999999"};
+    const char* bad[] = {"--bogus",
+                         "--size",
+                         "--size 0",
+                         "--size -5",
+                         "--size +5",
+                         "--size 12abc",
+                         "--size 1e3",
+                         "--size 5001",
+                         "--reps 10001",
+                         "--reps x",
+                         "--csv",
+                         "--variant",
+                         "stray",
+                         "--check --bench",
+                         "--size 99999999999999999999999",
+                         "--size 3 --size 4",
+                         "--check --check",
+                         "--csv --check",
+                         "--variant --bench",
+                         "--size --check",
+                         "--check --csv x.csv",
+                         "--list --csv x.csv",
+                         "--seed",
+                         "--seed -1",
+                         "--seed 18446744073709551616",
+                         "--seed 0x10",
+                         "--seed 1 --seed 1",
+                         "--help --bogus",
+                         "-h --size 0"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
         EXPECT(parse(&a, bad[i]) == EXIT_USAGE, "'%s' accepted", bad[i]);
+    const char* spaced[][4] = {
+        {"test_cli", "--size", " 5", NULL},  {"test_cli", "--size", "5 ", NULL},
+        {"test_cli", "--size", "\t5", NULL}, {"test_cli", "--reps", "5\n", NULL},
+        {"test_cli", "--seed", " 1", NULL},  {"test_cli", "--csv", "", NULL}};
+    for (size_t i = 0; i < sizeof spaced / sizeof spaced[0]; ++i)
+        EXPECT(parse_argv(&a, spaced[i]) == EXIT_USAGE, "'%s %s' accepted", spaced[i][1],
+               spaced[i][2]);
+    test_command_line();
+    test_csv_path();
     return test_finish("test_cli");
 }
