@@ -141,9 +141,9 @@ def read_table(path):
 
 
 def cmd_measure(a):
+    patterns = read_patterns(a.patterns)
     ncu = find_tool("ncu") or skip("ncu not found")
     require_gpu(a.gpu_probe)
-    patterns = read_patterns(a.patterns)
     results = measure(a.probe, patterns, ncu)
     name, driver, cc = gpu_description()
     today = datetime.date.today().isoformat()
@@ -172,13 +172,13 @@ def table_compute_capability(path):
 
 
 def cmd_compare(a):
+    table = read_table(a.table)
     ncu = find_tool("ncu") or skip("ncu not found")
     require_gpu(a.gpu_probe)
     want_cc, have_cc = table_compute_capability(a.table), gpu_description()[2]
     if want_cc != have_cc:
         skip(f"the table was measured on compute capability {want_cc}, this GPU is {have_cc}; "
              f"measure your own with: calibrate.py measure")
-    table = read_table(a.table)
     results = measure(a.probe, [p for p, _ in table], ncu)
     bad = 0
     for (p, (wf, inst)), (mwf, minst) in zip(table, results):
@@ -239,7 +239,8 @@ def cmd_stores(a):
         raw = subprocess.run([ncu, "--import", report + ".ncu-rep", "--csv", "--page", "raw",
                               "--print-units", "base", "--metrics", ",".join(metrics)],
                              capture_output=True, text=True, check=True).stdout
-    launches = [l.split() for l in run.stdout.splitlines() if len(l.split()) == 3]
+    launches = [l.split() for l in run.stdout.splitlines()
+                if l.split()[:1] in (["direct"], ["staged"], ["registers"])]
     rows = [r for r in csv.DictReader(raw.splitlines()) if r.get("ID", "").strip().isdigit()]
     rows.sort(key=lambda r: int(r["ID"]))
     if len(rows) != len(launches):

@@ -4,6 +4,7 @@
  * is set. The PTX helpers guarantee one LDS/STS of the named width, 1 to 16 bytes
  * (calibrate.py sass checks the machine code). */
 #include "check.h"
+#include "cli.h"
 #include "device.h"
 #include "smem_access.cuh"
 
@@ -35,14 +36,10 @@ typedef struct {
     unsigned width, mask, offset[32];
 } pattern;
 
-/* A whole number in the given base, digits only (no sign, space or prefix), below 2^32. */
+/* One field: digits only (cli.h's parser, shared by every program), below 2^32. */
 static int parse_field(const char* s, int base, unsigned* out) {
-    if (!*s) return -1;
-    for (const char* c = s; *c; ++c)
-        if (base == 16 ? !strchr("0123456789abcdefABCDEF", *c) : (*c < '0' || *c > '9')) return -1;
-    char* end;
-    unsigned long long v = strtoull(s, &end, base);
-    if (*end || v > 0xffffffffull) return -1;
+    unsigned long long v;
+    if (course_parse_unsigned(s, base, 0xffffffffull, &v)) return -1;
     *out = (unsigned)v;
     return 0;
 }

@@ -1,0 +1,85 @@
+/* store_experiment: why chapter 02's 16-byte row stores count more wavefronts in the full
+ * tile kernel than the model (and the calibration, one instruction alone) say.
+ *
+ * One 32 x 32 tile of 16-byte elements, rows padded by PAD elements, 8 blocks of 256 threads
+ * per SM as in tile_transpose; each warp stores rows, lane = column (the model: 4 wavefronts per
+ * store at every pad). The stored values come three ways:
+ *   direct     each store right after its own global load, as tile_transpose does;
+ *   staged     all of a thread's global loads first, then a barrier, then the stores;
+ *   registers  no global load at all: values computed from the indices.
+ * Nsight Compute counts the store wavefronts per store instruction of each launch
+ * (calibrate.py stores runs it); the program prints one line per launch: mode, pad, model. */
+#include "check.h"
+#include "device.h"
+#include "smem_access.cuh"
+#include "smem_model.h"
+
+#include <stdio.h>
+
+enum { THREADS = 256, ROWS = 32, COLS = 32, PER_THREAD = ROWS * COLS / THREADS };
+enum mode { DIRECT, STAGED, REGISTERS };
+static const char* const MODE_NAMES[] = {"direct", "staged", "registers"};
+
+template <int PAD, int MODE>
+__global__ void __launch_bounds__(THREADS, 8) store_experiment(const uint4* in, unsigned* sums) {
+    __shared__ uint4 tile[ROWS * (COLS + PAD)];
+    const unsigned lane = threadIdx.x % 32u, warp = threadIdx.x / 32u;
+    const uint4* src = in + (size_t)blockIdx.x * ROWS * COLS;
+    const unsigned tile_addr = smem_address(tile);
+    uint4 v[PER_THREAD];
+#pragma unroll
+    for (int k = 0; k < PER_THREAD; ++k) {
+        unsigned r = warp + 8u * k;
+        if (MODE == REGISTERS)
+            v[k] = make_uint4(r, lane, blockIdx.x, k);
+        else
+            v[k] = src[r * COLS + lane];
+        if (MODE == DIRECT) st_shared(tile_addr + (r * (COLS + PAD) + lane) * 16u, v[k]);
+    }
+    if (MODE != DIRECT) {
+        __syncthreads();
+#pragma unroll
+        for (int k = 0; k < PER_THREAD; ++k)
+            st_shared(tile_addr + ((warp + 8u * k) * (COLS + PAD) + lane) * 16u, v[k]);
+    }
+    __syncthreads();
+    /* Read one element back so that the stores are used. */
+    sums[blockIdx.x * THREADS + threadIdx.x] =
+        word_sum(ld_shared<16>(tile_addr + (lane * (COLS + PAD) + warp) * 16u));
+}
+
+typedef void (*kernel_fn)(const uint4*, unsigned*);
+
+template <int PAD>
+static void run_pad(int blocks, const uint4* in, unsigned* sums) {
+    static const kernel_fn kernels[] = {store_experiment<PAD, DIRECT>,
+                                        store_experiment<PAD, STAGED>,
+                                        store_experiment<PAD, REGISTERS>};
+    smem_access a = smem_strided(16, SMEM_STORE, 1, 5 * (COLS + PAD) * 16);
+    for (int m = 0; m < 3; ++m) {
+        kernels[m]<<<blocks, THREADS>>>(in, sums);
+        CUDA_CHECK_LAUNCH();
+        printf("%s %d %d\n", MODE_NAMES[m], PAD, smem_wavefronts(&a));
+    }
+}
+
+int main(void) {
+    course_device dev;
+    int rc = course_device_open(&dev, 7, 0, "the store experiment");
+    if (rc != EXIT_OK) return rc;
+    int blocks = 8 * dev.sm_count;
+    uint4* in;
+    unsigned* sums;
+    CUDA_CHECK(cudaMalloc(&in, (size_t)blocks * ROWS * COLS * sizeof(uint4)));
+    CUDA_CHECK(cudaMemset(in, 0x5a, (size_t)blocks * ROWS * COLS * sizeof(uint4)));
+    CUDA_CHECK(cudaMalloc(&sums, (size_t)blocks * THREADS * sizeof(unsigned)));
+    run_pad<0>(blocks, in, sums);
+    run_pad<1>(blocks, in, sums);
+    run_pad<2>(blocks, in, sums);
+    run_pad<4>(blocks, in, sums);
+    run_pad<8>(blocks, in, sums);
+    run_pad<16>(blocks, in, sums);
+    CUDA_CHECK(cudaFree(in));
+    CUDA_CHECK(cudaFree(sums));
+    return EXIT_OK;
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# test_inputs.sh SMEM_PROBE TEST_SMEM_MODEL CALIBRATE_PY: every reader of pattern files and
+# calibration tables rejects malformed input (before any GPU work) instead of measuring or
+# checking less than it was given.
+set -u
+probe=$1 model_test=$2 calibrate=$3
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fails=0 count=0
+offsets=$(seq -s ' ' 0 4 124)
+good="row load 4 ffffffff $offsets"
+
+rejects() { # description command...
+  local what=$1; shift
+  count=$((count + 1))
+  "$@" >"$tmp/out" 2>&1; local rc=$?
+  if [ $rc -eq 0 ] || [ $rc -eq 77 ]; then
+    echo "FAILED: $what accepted (exit $rc): $(head -c 200 "$tmp/out")"; fails=$((fails + 1))
+  fi
+}
+
+printf '%s\n' "$good" >"$tmp/good.txt"
+: >"$tmp/empty.txt"
+printf '# only a comment\n' >"$tmp/comment.txt"
+printf '%s 128\n' "$good" >"$tmp/33.txt"
+printf 'row load 4 ffffffff %s\n' "$(seq -s ' ' 0 4 120)" >"$tmp/31.txt"
+printf 'row load 4 ffffffff -4 %s\n' "$(seq -s ' ' 4 4 124)" >"$tmp/sign.txt"
+printf 'row load 12 ffffffff %s\n' "$offsets" >"$tmp/width.txt"
+printf 'row copy 4 ffffffff %s\n' "$offsets" >"$tmp/op.txt"
+printf 'row load 4 ffffffff 2 %s\n' "$(seq -s ' ' 4 4 124)" >"$tmp/misaligned.txt"
+for i in $(seq 4097); do printf '%s\n' "$good"; done >"$tmp/many.txt"
+
+for f in empty comment 33 31 sign width op misaligned many; do
+  rejects "smem_probe on a pattern file ($f)" "$probe" "$tmp/$f.txt"
+done
+for f in empty 33 31 sign; do
+  rejects "calibrate.py measure on a pattern file ($f)" \
+    python3 "$calibrate" measure --probe "$probe" --patterns "$tmp/$f.txt" --out "$tmp/x.csv"
+done
+
+header="name,op,width,mask,wavefronts,instructions,offsets"
+printf '%s\n' "$header" >"$tmp/table_empty.csv"
+printf '%s\nrow,load,4,ffffffff,1,1,%s 128\n' "$header" "$offsets" >"$tmp/table_33.csv"
+printf '%s\nrow,load,4,ffffffff,1,1,%s\n' "$header" "$(seq -s ' ' 0 4 120)" >"$tmp/table_31.csv"
+for f in table_empty table_33 table_31; do
+  rejects "test_smem_model on a table ($f)" "$model_test" "$tmp/$f.csv" "$tmp/good.txt"
+  rejects "calibrate.py compare on a table ($f)" \
+    python3 "$calibrate" compare --probe "$probe" --table "$tmp/$f.csv"
+done
+rejects "test_smem_model with an empty pattern file" "$model_test" "$tmp/table_empty.csv" \
+  "$tmp/empty.txt"
+
+echo "test_inputs: $((count - fails)) of $count malformed inputs rejected"
+[ $fails -eq 0 ]
