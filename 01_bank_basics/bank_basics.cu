@@ -1,11 +1,12 @@
 /* Chapter 01: shared-memory banks.
  *
- * One kernel, 96 variants: every lane of every warp reads shared memory at
- *     (lane * stride + j) * width bytes        (j = 0 .. UNROLL-1, over and over)
- * for width 4, 8 or 16 bytes and stride 1..32 elements. The model (common/smem_model) predicts
- * the wavefronts each warp load needs; the benchmark measures how long the loads take and how
- * many bytes each multiprocessor delivers per clock. Adding j * width moves every lane by the
- * same number of banks, which leaves the conflict pattern unchanged: one prediction per variant.
+ * One kernel, 160 variants: every lane of every warp reads shared memory at
+ *     lane * stride * width + j * step bytes    (j = 0 .. UNROLL-1, over and over)
+ * for width 1, 2, 4, 8 or 16 bytes and stride 1..32 elements, step = max(width, 4). The model
+ * (common/smem_model) predicts the wavefronts each warp load needs; the benchmark measures how
+ * long the loads take and how many bytes each multiprocessor delivers per clock. Adding j * step
+ * moves every lane by the same whole number of banks, which leaves the conflict pattern
+ * unchanged: one prediction per variant.
  *
  * File layout: variants, CPU reference, kernel, launcher, check, benchmark, lesson, main. */
 #include "bank_basics.h"
@@ -14,6 +15,7 @@
 #include "cli.h"
 #include "csv.h"
 #include "device.h"
+#include "rng.h"
 #include "smem_access.cuh"
 #include "smem_model.h"
 
@@ -30,14 +32,15 @@ enum {
     CHECK_THREADS = 96,  /* the check also runs a block of 3 warps */
     POISON = 0xdeadbeefu
 };
-static const int WIDTHS[3] = {4, 8, 16};
+enum { N_WIDTHS = 5 };
+static const int WIDTHS[N_WIDTHS] = {1, 2, 4, 8, 16};
 
 static const course_cli CLI = {
     "01_bank_basics",
-    "Shared-memory banks: strided loads of 4, 8 and 16 bytes; the model's wavefronts and the\n"
-    "measured cost, side by side.",
-    "loop iterations per thread at width 4; width W runs N*4/W, so every width reads the same "
-    "bytes",
+    "Shared-memory banks: strided loads of 1, 2, 4, 8 and 16 bytes; the model's wavefronts and\n"
+    "the measured cost, side by side.",
+    "loop iterations per thread at widths 1, 2 and 4; width W > 4 runs N*4/W, so that every "
+    "width needs the same conflict-free wavefronts",
     3000,
     15,
     1000000};
@@ -51,7 +54,7 @@ typedef struct {
 } variant;
 
 static int variant_count(void) {
-    return 3 * MAX_STRIDE;
+    return N_WIDTHS * MAX_STRIDE;
 }
 
 static variant variant_at(int i) {
@@ -70,22 +73,35 @@ static int model_wavefronts(int width, unsigned stride) {
 
 /* ---------------------------------------------------------------- CPU reference */
 
-/* What word i of the tile holds: a hash, so that a wrong address gives a wrong sum. */
-static __host__ __device__ unsigned word_value(unsigned i) {
-    return i * 2654435761u + 12345u;
+/* What word i of the tile holds: a hash keyed by the run's random seed, so that the data differ
+ * from run to run and a wrong address gives a wrong sum. */
+static __host__ __device__ unsigned word_value(unsigned i, unsigned key) {
+    return (i * 2654435761u + 12345u) ^ key;
+}
+
+/* Bytes between a lane's UNROLL loads: whole 4-byte words, so that every load of a thread sees
+ * the same bank pattern, also at 1 and 2 bytes. */
+static __host__ __device__ unsigned step_bytes(int width) {
+    return width < 4 ? 4u : (unsigned)width;
 }
 
 /* 4-byte words a block uses: the 32 lanes' strided span plus the UNROLL shifts. */
 static __host__ __device__ unsigned footprint_words(int width, unsigned stride) {
-    return (32u * stride + UNROLL) * (unsigned)width / 4u;
+    return (32u * stride * (unsigned)width + UNROLL * step_bytes(width) + 3u) / 4u;
 }
 
-/* The sum a thread in lane `lane` returns after `iters` iterations. */
-static unsigned expected_sum(int width, unsigned stride, int iters, unsigned lane) {
+/* The sum a thread in lane `lane` returns after `iters` iterations: the words it loads, or the
+ * byte or half of a word at 1 and 2 bytes (little-endian, as the GPU stores them). */
+static unsigned expected_sum(int width, unsigned stride, int iters, unsigned lane, unsigned key) {
     unsigned per_iter = 0;
     for (unsigned j = 0; j < UNROLL; ++j) {
-        unsigned first_word = (lane * stride + j) * (unsigned)width / 4u;
-        for (unsigned k = 0; k < (unsigned)width / 4u; ++k) per_iter += word_value(first_word + k);
+        unsigned first = lane * stride * (unsigned)width + j * step_bytes(width);
+        if (width < 4) {
+            unsigned shift = 8u * (first % 4u), mask = width == 1 ? 0xffu : 0xffffu;
+            per_iter += word_value(first / 4u, key) >> shift & mask;
+        } else
+            for (unsigned k = 0; k < (unsigned)width / 4u; ++k)
+                per_iter += word_value(first / 4u + k, key);
     }
     return per_iter * (unsigned)iters;
 }
@@ -96,21 +112,22 @@ static unsigned expected_sum(int width, unsigned stride, int iters, unsigned lan
  * so that bytes per clock come from the SM's own cycle counter, whatever its frequency. */
 template <int W>
 __global__ void __launch_bounds__(BENCH_THREADS, BLOCKS_PER_SM)
-    strided_read(unsigned stride, int iters, unsigned* out, unsigned long long* clocks) {
+    strided_read(unsigned stride, int iters, unsigned key, unsigned* out,
+                 unsigned long long* clocks) {
     extern __shared__ __align__(16) unsigned words[];
     for (unsigned i = threadIdx.x; i < footprint_words(W, stride); i += blockDim.x)
-        words[i] = word_value(i);
+        words[i] = word_value(i, key);
     __syncthreads();
 
     /* ld_shared: one volatile LDS of W bytes each, so the compiler keeps every load in the
-     * loop; the j * W offsets fold into the instructions. */
+     * loop; the j * step offsets fold into the instructions. */
     const unsigned first = smem_address(words) + (threadIdx.x % 32u) * stride * W;
     if (threadIdx.x == 0) clocks[3 * blockIdx.x] = clock64();
     unsigned acc = 0;
 #pragma unroll 1
     for (int it = 0; it < iters; ++it) {
 #pragma unroll
-        for (int j = 0; j < UNROLL; ++j) acc += word_sum(ld_shared<W>(first + j * W));
+        for (int j = 0; j < UNROLL; ++j) acc += word_sum(ld_shared<W>(first + j * step_bytes(W)));
     }
     __syncthreads(); /* the block is done when its slowest warp is */
     if (threadIdx.x == 0) {
@@ -122,10 +139,14 @@ __global__ void __launch_bounds__(BENCH_THREADS, BLOCKS_PER_SM)
     out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
-typedef void (*kernel_fn)(unsigned, int, unsigned*, unsigned long long*);
+typedef void (*kernel_fn)(unsigned, int, unsigned, unsigned*, unsigned long long*);
 
 static kernel_fn kernel_for(int width) {
-    return width == 4 ? strided_read<4> : width == 8 ? strided_read<8> : strided_read<16>;
+    return width == 1   ? strided_read<1>
+           : width == 2 ? strided_read<2>
+           : width == 4 ? strided_read<4>
+           : width == 8 ? strided_read<8>
+                        : strided_read<16>;
 }
 
 /* ---------------------------------------------------------------- launcher */
@@ -134,6 +155,7 @@ typedef struct {
     int width;
     unsigned stride;
     int iters, blocks, threads;
+    unsigned key; /* of the shared-memory words: from --seed */
     unsigned* d_out;
     unsigned long long* d_clocks;
 } run_config;
@@ -145,8 +167,8 @@ static size_t smem_bytes(const run_config* c) {
 static void launch(void* ctx, int rep) {
     (void)rep;
     const run_config* c = (const run_config*)ctx;
-    kernel_for(c->width)<<<c->blocks, c->threads, smem_bytes(c)>>>(c->stride, c->iters, c->d_out,
-                                                                   c->d_clocks);
+    kernel_for(c->width)<<<c->blocks, c->threads, smem_bytes(c)>>>(c->stride, c->iters, c->key,
+                                                                   c->d_out, c->d_clocks);
 }
 
 /* Blocks of this variant that one SM holds at once. */
@@ -173,7 +195,7 @@ static int run_and_verify(const run_config* c) {
     CUDA_CHECK(cudaMemcpy(h, c->d_out, n * sizeof *h, cudaMemcpyDeviceToHost));
     int wrong = 0;
     for (size_t i = 0; i < n; ++i) {
-        unsigned want = expected_sum(c->width, c->stride, c->iters, (unsigned)(i % 32));
+        unsigned want = expected_sum(c->width, c->stride, c->iters, (unsigned)(i % 32), c->key);
         if (h[i] != want && wrong++ == 0)
             printf("  w%d_s%u: thread %zu returned %08x, expected %08x\n", c->width, c->stride, i,
                    h[i], want);
@@ -183,7 +205,7 @@ static int run_and_verify(const run_config* c) {
 }
 
 /* --check: every selected variant at small launch shapes, one of them not a power of two. */
-static int check_variants(const variant* sel, int n_sel, unsigned* d_out,
+static int check_variants(const variant* sel, int n_sel, unsigned key, unsigned* d_out,
                           unsigned long long* d_clocks) {
     static const int shapes[][3] = {/* blocks, iterations, threads */
                                     {1, 1, 32},
@@ -194,12 +216,13 @@ static int check_variants(const variant* sel, int n_sel, unsigned* d_out,
         int wrong = 0;
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
             run_config c = {sel[v].width, sel[v].stride, shapes[s][1], shapes[s][0],
-                            shapes[s][2], d_out,         d_clocks};
+                            shapes[s][2], key,           d_out,        d_clocks};
             wrong += run_and_verify(&c);
         }
         failed += wrong != 0;
     }
-    printf("check: %d of %d variants correct\n", n_sel - failed, n_sel);
+    printf("check: %d of %d variants correct%s\n", n_sel - failed, n_sel,
+           failed ? " (reproduce with the --seed above)" : "");
     return failed ? EXIT_CHECK_FAILED : EXIT_OK;
 }
 
@@ -248,12 +271,12 @@ static double bytes_per_clock(const run_config* c, const course_device* dev) {
 }
 
 static int bench_variants(const course_device* dev, const course_args* args, const variant* sel,
-                          int n_sel, measurement* m, unsigned* d_out,
+                          int n_sel, measurement* m, unsigned key, unsigned* d_out,
                           unsigned long long* d_clocks) {
     int failed = 0;
     for (int i = 0; i < n_sel; ++i) {
-        run_config c = {sel[i].width, sel[i].stride, 0, 0, BENCH_THREADS, d_out, d_clocks};
-        c.iters = (int)(args->size * 4 / sel[i].width);
+        run_config c = {sel[i].width, sel[i].stride, 0, 0, BENCH_THREADS, key, d_out, d_clocks};
+        c.iters = (int)(args->size * 4 / (int)step_bytes(sel[i].width));
         if (c.iters < 1) c.iters = 1;
         c.blocks = resident_blocks(&c) * dev->sm_count; /* exactly one full wave */
         m[i].v = sel[i];
@@ -307,10 +330,6 @@ static void write_csv(const char* path, const course_device* dev, const course_a
 
 /* ---------------------------------------------------------------- lesson */
 
-static unsigned gcd(unsigned a, unsigned b) {
-    return b ? gcd(b, a % b) : a;
-}
-
 /* The calibration's headline patterns, as loads of the given width. */
 static smem_access pattern(unsigned width, const char* kind) {
     smem_access a = smem_strided(width, SMEM_LOAD, 1, 0);
@@ -323,25 +342,37 @@ static smem_access pattern(unsigned width, const char* kind) {
     return a;
 }
 
+/* The most bytes a conflict-free warp load of this width moves per wavefront: 32 lanes' worth
+ * below 4 bytes, a full 128-byte pass from 4 bytes on. */
+static double wavefront_bytes(int width) {
+    return width < 4 ? 32.0 * width : 128.0;
+}
+
 static void print_model_tables(void) {
     printf("Shared memory: 32 banks x 4 bytes. Byte b is in bank (b / 4) %% 32; a wavefront\n"
            "serves each bank once, so one wavefront moves at most 128 bytes.\n\n");
-    printf("Warp loads lane * stride * width (model, common/smem_model):\n");
-    printf("%6s | %17s | %17s | %17s\n", "stride", "4 B: wavefronts", "8 B: wavefronts",
-           "16 B: wavefronts");
+    printf("Warp loads lane * stride * width (model, common/smem_model), wavefronts (x ideal):\n");
+    printf("%6s |", "stride");
+    for (int w = 0; w < N_WIDTHS; ++w) printf(" %8d B    |", WIDTHS[w]);
+    printf("\n");
     for (unsigned s = 1; s <= MAX_STRIDE; ++s) {
         printf("%6u |", s);
-        for (int w = 0; w < 3; ++w)
-            printf(" %10d (x%-4g)|", model_wavefronts(WIDTHS[w], s),
+        for (int w = 0; w < N_WIDTHS; ++w)
+            printf(" %5d (x%-4g)|", model_wavefronts(WIDTHS[w], s),
                    (double)model_wavefronts(WIDTHS[w], s) / model_wavefronts(WIDTHS[w], 1));
         printf("\n");
     }
     printf("\nThe stride rule for 4-byte words: stride s puts gcd(s, 32) lanes on each bank it "
            "uses,\nso the conflict degree is gcd(s, 32): ");
-    for (unsigned s = 1; s <= 8; ++s) printf("s=%u->%u ", s, gcd(s, 32));
+    for (unsigned s = 1; s <= 8; ++s) printf("s=%u->%u ", s, smem_gcd(s, 32));
     printf("... every odd stride is free.\n"
            "8- and 16-byte accesses are served a half-warp / quarter-warp at a time (128 bytes\n"
-           "each), so stride s costs gcd(s, 16) (8 B) or gcd(s, 8) (16 B) times the ideal.\n");
+           "each), so stride s costs gcd(s, 16) (8 B) or gcd(s, 8) (16 B) times the ideal.\n"
+           "1- and 2-byte accesses: the whole warp is one group (32 lanes ask for at most 64\n"
+           "bytes), and lanes reading different bytes or halves of one word share it, as lanes\n"
+           "reading one address do (loads and stores alike). What conflicts is lanes in one bank\n"
+           "but different words: stride s bytes (1 B) puts lane i in word i * s / 4, so strides\n"
+           "1 to 4 cost 1 wavefront and stride 32 costs 8; 2-byte halves at stride 32 cost 16.\n");
 
     static const struct {
         const char* kind;
@@ -350,15 +381,17 @@ static void print_model_tables(void) {
                  {"neighbours", "lanes 2i and 2i+1 read one address"},
                  {"halves", "lane i and lane i+16 read one address"},
                  {"interleave", "conflict-free over the warp, 4-way in each quarter"}};
-    printf("\nWhat the calibration on the H200 found (model = measurement, wavefronts):\n");
-    printf("%-52s | %11s | %11s | %11s\n", "", "4 B ld/st", "8 B ld/st", "16 B ld/st");
+    printf("\nWhat the calibration on the H200 found (model = measurement, wavefronts ld/st):\n");
+    printf("%-52s |", "");
+    for (int w = 0; w < N_WIDTHS; ++w) printf(" %5d B |", WIDTHS[w]);
+    printf("\n");
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         printf("%-52s |", cases[c].what);
-        for (int w = 0; w < 3; ++w) {
+        for (int w = 0; w < N_WIDTHS; ++w) {
             smem_access a = pattern((unsigned)WIDTHS[w], cases[c].kind);
             int ld = smem_wavefronts(&a);
             a.op = SMEM_STORE;
-            printf(" %5d/%-5d|", ld, smem_wavefronts(&a));
+            printf(" %3d/%-3d|", ld, smem_wavefronts(&a));
         }
         printf("\n");
     }
@@ -368,10 +401,10 @@ static void print_summary(const course_device* dev, const measurement* m, int n)
     char desc[512];
     course_device_describe(dev, desc, sizeof desc);
     printf("\n## 01_bank_basics summary\n\n%s.\n\n", desc);
-    printf("| width | conflict-free B/clk/SM | of 128 | N-way points: measured slowdown / model "
-           "ratio, worst |\n");
+    printf("| width | conflict-free B/clk/SM | of the limit | N-way points: measured slowdown / "
+           "model ratio, worst |\n");
     printf("| ---: | ---: | ---: | ---: |\n");
-    for (int w = 0; w < 3; ++w) {
+    for (int w = 0; w < N_WIDTHS; ++w) {
         double free_bw = NAN, worst = 1;
         for (int i = 0; i < n; ++i) {
             if (m[i].v.width != WIDTHS[w]) continue;
@@ -379,7 +412,8 @@ static void print_summary(const course_device* dev, const measurement* m, int n)
             double q = m[i].slowdown / ((double)m[i].model_wf / m[i].ideal_wf);
             if (m[i].model_wf > m[i].ideal_wf && fabs(q - 1) > fabs(worst - 1)) worst = q;
         }
-        printf("| %d B | %.1f | %.0f%% | %.3f |\n", WIDTHS[w], free_bw, 100 * free_bw / 128, worst);
+        printf("| %d B | %.1f | %.0f%% of %.0f | %.3f |\n", WIDTHS[w], free_bw,
+               100 * free_bw / wavefront_bytes(WIDTHS[w]), wavefront_bytes(WIDTHS[w]), worst);
     }
 }
 
@@ -390,7 +424,7 @@ int main(int argc, char** argv) {
     int rc = course_parse_args(&CLI, argc, argv, &args);
     if (rc >= 0) return rc;
 
-    variant sel[3 * MAX_STRIDE + 1];
+    variant sel[N_WIDTHS * MAX_STRIDE + 1];
     int n_sel = 0;
     for (int i = 0; i < variant_count(); ++i) {
         variant v = variant_at(i);
@@ -399,7 +433,8 @@ int main(int argc, char** argv) {
     if (!n_sel) return course_usage_error(&CLI, "unknown variant '%s' (see --list)", args.variant);
     /* A slowdown needs its baseline, stride 1 at the same width, measured in the same run. */
     if (args.variant && !args.list && !args.check && sel[0].stride != 1)
-        sel[n_sel++] = variant_at((sel[0].width == 4 ? 0 : sel[0].width == 8 ? 1 : 2) * MAX_STRIDE);
+        for (int w = 0; w < N_WIDTHS; ++w)
+            if (WIDTHS[w] == sel[0].width) sel[n_sel++] = variant_at(w * MAX_STRIDE);
     if (args.list) {
         for (int i = 0; i < n_sel; ++i)
             printf("%-8s  %2d-byte loads, stride %2u: %2d wavefronts (ideal %d)\n", sel[i].name,
@@ -424,17 +459,21 @@ int main(int argc, char** argv) {
     CUDA_CHECK(cudaMalloc(&d_out, max_threads * sizeof *d_out));
     CUDA_CHECK(cudaMalloc(&d_clocks, 3 * (max_threads / 32) * sizeof *d_clocks));
 
+    /* The words' key: every run draws fresh data, and --seed reproduces a run's. */
+    unsigned long long seed = args.seed;
+    unsigned key = rng_u32(&seed);
+    printf("random words from --seed %llu\n", args.seed);
     rc = EXIT_OK;
-    if (args.check || lesson) rc = check_variants(sel, n_sel, d_out, d_clocks);
+    if (args.check || lesson) rc = check_variants(sel, n_sel, key, d_out, d_clocks);
     if (rc == EXIT_OK && !args.check) {
-        for (int w = 0; w < 3; ++w) {
+        for (int w = 0; w < N_WIDTHS; ++w) {
             char name[32];
             snprintf(name, sizeof name, "strided_read<%d>", WIDTHS[w]);
             bench_warn_if_spilling((const void*)kernel_for(WIDTHS[w]), name);
         }
         measurement* m = (measurement*)calloc((size_t)n_sel, sizeof *m);
         if (!m) die("out of host memory");
-        rc = bench_variants(&dev, &args, sel, n_sel, m, d_out, d_clocks);
+        rc = bench_variants(&dev, &args, sel, n_sel, m, key, d_out, d_clocks);
         print_measurements(m, n_sel);
         if (args.csv) write_csv(args.csv, &dev, &args, m, n_sel);
         if (lesson) print_summary(&dev, m, n_sel);

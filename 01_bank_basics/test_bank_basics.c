@@ -1,10 +1,9 @@
 /* Chapter 01 exercise test: exercise_bank_of and exercise_wavefronts_4byte against the course's
  * calibrated model (common/smem_model) on strides, broadcasts, partial masks and random warps. */
 #include "bank_basics.h"
+#include "rng.h"
 #include "smem_model.h"
 #include "test_util.h"
-
-#include <stdlib.h>
 
 static int wrong_banks, wrong_wavefronts;
 
@@ -26,8 +25,8 @@ static void check_access(const smem_access* a, const char* what) {
 int main(void) {
     for (unsigned o = 0; o < 4096; o += 4) check_bank(o);
     check_bank(0xfffffffcu);
-    srand(7);
-    for (int i = 0; i < 1000; ++i) check_bank(((unsigned)rand() << 2) & ~3u);
+    unsigned long long seed = 7;
+    for (int i = 0; i < 1000; ++i) check_bank(rng_u32(&seed) & ~3u);
 
     for (unsigned s = 0; s <= 64; ++s) {
         smem_access a = smem_strided(4, SMEM_LOAD, s, 4 * s);
@@ -40,14 +39,14 @@ int main(void) {
     for (int i = 0; i < 3000; ++i) {
         smem_access a = smem_strided(4, SMEM_LOAD, 0, 0);
         unsigned words = 1u << (3 + i % 8); /* 8 .. 1024 words: from many repeats to few */
-        for (int lane = 0; lane < 32; ++lane) a.offset[lane] = 4u * ((unsigned)rand() % words);
-        a.mask = i % 3 ? 0xffffffffu : (unsigned)rand() | 1u;
+        for (int lane = 0; lane < 32; ++lane) a.offset[lane] = 4u * rng_below(&seed, words);
+        a.mask = i % 3 ? 0xffffffffu : rng_u32(&seed) | 1u;
         check_access(&a, "random");
     }
     if (wrong_banks || wrong_wavefronts)
         printf("\n%d bank answers and %d wavefront answers differ from the model.\n"
-               "Hint: bank = (byte_offset / 4) %% 32; wavefronts = the largest number of distinct\n"
-               "words any one bank must deliver (lanes asking for the same word share it).\n",
+               "Read README.md's \"The idea\" again: how wide is a bank, how many are there, and\n"
+               "what does one bank deliver per wavefront? Try the failing accesses in bankcalc.\n",
                wrong_banks, wrong_wavefronts);
     return test_finish("test_bank_basics");
 }

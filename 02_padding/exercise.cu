@@ -2,13 +2,14 @@
  * then run
  *     cmake --preset exercises && cmake --build --preset exercises && ctest --preset exercises
  * The test compares your strides with a search over the course's calibrated model for every
- * row length from 1 to 130 at 4, 8 and 16 bytes. */
+ * row length from 1 to 130 at 1, 2, 4, 8 and 16 bytes, and checks that bad input gives -1. */
 #include "padding.h"
 
 int exercise_padded_stride(int row_elems, int elem_bytes) {
     (void)row_elems;
     (void)elem_bytes;
-    /* TODO: which strides put the 32 lanes of a column (8 or 16 lanes per group at 8 and 16
-     * bytes) on different banks? Return the smallest such stride >= row_elems. */
+    /* TODO: for a candidate stride, which word and which bank does each lane's element land
+     * in, and which lanes does the hardware serve together at this width (chapter 01)? Return
+     * the smallest stride >= row_elems whose column reads are conflict-free. */
     return 0; /* not written yet */
 }

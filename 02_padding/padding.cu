@@ -35,34 +35,42 @@ static const course_cli CLI = {
 
 /* ---------------------------------------------------------------- variants */
 
-/* The 32 x 32 tile with rows of 32 + PAD elements. */
-template <unsigned PAD>
+/* A 32 x COLS tile with rows of COLS + PAD elements. */
+template <unsigned COLS_, unsigned PAD>
 struct padded_tile {
-    static constexpr unsigned ROWS = 32, COLS = 32, SLOTS = 32 * (32 + PAD);
-    __host__ __device__ unsigned operator()(unsigned r, unsigned c) const {
-        return layout_padded(r, c, 32, PAD);
+    static constexpr unsigned ROWS = 32, COLS = COLS_;
+    constexpr __host__ __device__ unsigned operator()(unsigned r, unsigned c) const {
+        return layout_padded(r, c, COLS, PAD);
     }
 };
 
 #define PADDED_VARIANTS(T, W)                                                                      \
-    tile_variant_of<T, padded_tile<0>>("w" #W "_pad0", "row stride 32"),                           \
-        tile_variant_of<T, padded_tile<1>>("w" #W "_pad1", "row stride 33"),                       \
-        tile_variant_of<T, padded_tile<2>>("w" #W "_pad2", "row stride 34"),                       \
-        tile_variant_of<T, padded_tile<3>>("w" #W "_pad3", "row stride 35"),                       \
-        tile_variant_of<T, padded_tile<4>>("w" #W "_pad4", "row stride 36"),                       \
-        tile_variant_of<T, padded_tile<8>>("w" #W "_pad8", "row stride 40"),                       \
-        tile_variant_of<T, padded_tile<16>>("w" #W "_pad16", "row stride 48")
+    tile_variant_of<T, padded_tile<32, 0>>("w" #W "_pad0", "row stride 32"),                       \
+        tile_variant_of<T, padded_tile<32, 1>>("w" #W "_pad1", "row stride 33"),                   \
+        tile_variant_of<T, padded_tile<32, 2>>("w" #W "_pad2", "row stride 34"),                   \
+        tile_variant_of<T, padded_tile<32, 3>>("w" #W "_pad3", "row stride 35"),                   \
+        tile_variant_of<T, padded_tile<32, 4>>("w" #W "_pad4", "row stride 36"),                   \
+        tile_variant_of<T, padded_tile<32, 8>>("w" #W "_pad8", "row stride 40"),                   \
+        tile_variant_of<T, padded_tile<32, 16>>("w" #W "_pad16", "row stride 48")
 
-enum { N_PADS = 7, N_VARIANTS = 3 * N_PADS };
-static const char* const BASELINES[3] = {"w4_pad0", "w8_pad0", "w16_pad0"};
+enum { N_PADS = 7, N_VARIANTS = 3 * N_PADS + 3 + 3 };
 
+/* Each variant and the variant its speedup is measured against. */
 static void all_variants(tile_result* r) {
-    const tile_variant v[N_VARIANTS] = {PADDED_VARIANTS(unsigned, 4), PADDED_VARIANTS(uint2, 8),
-                                        PADDED_VARIANTS(uint4, 16)};
+    const tile_variant v[N_VARIANTS] = {
+        PADDED_VARIANTS(unsigned, 4), PADDED_VARIANTS(uint2, 8), PADDED_VARIANTS(uint4, 16),
+        /* 16-bit elements (half, bf16) in 64-wide rows: one element of padding is half a bank. */
+        tile_variant_of<unsigned short, padded_tile<64, 0>>("w2_64_pad0", "32x64, row stride 64"),
+        tile_variant_of<unsigned short, padded_tile<64, 1>>("w2_64_pad1", "32x64, row stride 65"),
+        tile_variant_of<unsigned short, padded_tile<64, 2>>("w2_64_pad2", "32x64, row stride 66"),
+        /* The transpose's mix: rows stored as float4, columns read as float. */
+        tile_variant_of<unsigned, padded_tile<32, 0>, 4>("f4rows_pad0", "float4 rows, stride 32"),
+        tile_variant_of<unsigned, padded_tile<32, 4>, 4>("f4rows_pad4", "float4 rows, stride 36"),
+        tile_variant_of<unsigned, padded_tile<32, 8>, 4>("f4rows_pad8", "float4 rows, stride 40")};
     for (int i = 0; i < N_VARIANTS; ++i) {
         memset(&r[i], 0, sizeof r[i]);
         r[i].v = v[i];
-        r[i].baseline = BASELINES[i / N_PADS];
+        r[i].baseline = i < 3 * N_PADS ? v[i / N_PADS * N_PADS].name : v[i / 3 * 3].name;
         tile_model_of(&r[i].v, &r[i].model);
     }
 }
@@ -86,15 +94,44 @@ static void print_stride_table(void) {
 }
 
 static void print_model_table(const tile_result* r) {
-    printf("\nModel, per warp instruction (ideal in brackets), for every variant:\n");
-    printf("%-10s %-15s %10s %12s %12s\n", "variant", "layout", "smem bytes", "column read",
-           "row write");
-    for (int i = 0; i < N_VARIANTS; ++i)
-        printf("%-10s %-15s %10u %8d (%d) %8d (%d)\n", r[i].v.name, r[i].v.layout,
-               r[i].v.slots * r[i].v.elem_bytes, r[i].model.ld, r[i].model.ld_ideal, r[i].model.st,
-               r[i].model.st_ideal);
+    tile_model_table(r, N_VARIANTS);
     printf("At 8 and 16 bytes a column is served 16 or 8 lanes at a time, so one element of\n"
            "padding (8 or 16 bytes) is again enough, and an even pad again is not.\n");
+}
+
+/* 16-bit elements: lanes are served all 32 together and share words, so what counts is the
+ * row stride in 4-byte words, not in elements. */
+static void print_half_columns(void) {
+    printf("\n16-bit elements (half, bf16), a warp reading one column of half tile[32][S]: lane i\n"
+           "reads byte 2 * S * i, word S * i / 2 (rounded down). Lanes that land in one word\n"
+           "share it; lanes in one bank but different words wait.\n");
+    printf("%8s %16s %12s   %s\n", "S", "words per row", "wavefronts", "");
+    static const unsigned strides[] = {32, 33, 34, 64, 65, 66};
+    for (size_t k = 0; k < sizeof strides / sizeof strides[0]; ++k) {
+        smem_access a = smem_strided(2, SMEM_LOAD, strides[k], 0);
+        int wf = smem_wavefronts(&a);
+        printf("%8u %16.1f %12d   %s\n", strides[k], strides[k] / 2.0, wf,
+               strides[k] == 65   ? "lanes 2i and 2i+1 in bank i, words 32 apart: 2-way"
+               : strides[k] == 66 ? "33 words: lane i in bank i"
+                                  : "");
+    }
+    printf("Padding a 64-wide half tile by one element (65) leaves a 2-way conflict; padding by\n"
+           "two (one 4-byte word, 66) removes it. What reaches a bank is the word: a row stride\n"
+           "of an odd number of words is always safe; an odd number of elements only sometimes.\n");
+}
+
+/* The transpose's own mix: rows stored 16 bytes at a time need rows aligned to 16 bytes, so
+ * the pad is a multiple of 4 floats, and then a float column can never be conflict-free. */
+static void print_mixed_widths(const tile_result* r) {
+    const tile_result *p4 = tile_find(r, N_VARIANTS, "f4rows_pad4"),
+                      *p8 = tile_find(r, N_VARIANTS, "f4rows_pad8");
+    printf("\nMixed widths: rows stored as float4 (16 bytes) and columns read as float (4 bytes),\n"
+           "as a transpose does. A float4 store needs a 16-byte-aligned row, so the pad must be\n"
+           "a multiple of 4 floats; then the row stride is a multiple of 4 words and a column\n"
+           "touches only 8 of the 32 banks: (4 * i * k + c) %% 32 for stride 4k.\n"
+           "  stride 36: column read %d wavefronts, stride 40: %d (ideal 1). Padding cannot fix\n"
+           "  this; chapter 03's XOR swizzle can (variant xor_f4rows there).\n",
+           p4->model.ld, p8->model.ld);
 }
 
 /* ---------------------------------------------------------------- occupancy */
@@ -233,18 +270,27 @@ static void alignment_trap(void) {
 
 /* ---------------------------------------------------------------- summary */
 
+/* One line of the summary: a variant against its baseline. */
+static void summary_row(const tile_result* r, int n, const char* name, const char* what) {
+    const tile_result* x = tile_find(r, n, name);
+    if (x)
+        printf("| %s | %s | %.1fx faster | %.0fx | %.3f | %.3f |\n", what, x->v.layout, x->speedup,
+               x->model_speedup, x->speedup / x->model_speedup, x->m.ns_per_load);
+}
+
 static void print_summary(const course_device* dev, const tile_result* r, int n,
                           const occupancy_row* occ) {
     char desc[512];
     course_device_describe(dev, desc, sizeof desc);
     printf("\n## 02_padding summary\n\n%s.\n\n", desc);
-    printf("| width | column read, row stride 32 -> 33 | model | measured / model | ns per "
-           "load, stride 33 |\n| ---: | ---: | ---: | ---: | ---: |\n");
-    for (int i = 0; i < n; ++i)
-        if (strstr(r[i].v.name, "_pad1") && !strstr(r[i].v.name, "_pad16"))
-            printf("| %u B | %.1fx faster | %.0fx | %.3f | %.3f |\n", r[i].v.elem_bytes,
-                   r[i].speedup, r[i].model_speedup, r[i].speedup / r[i].model_speedup,
-                   r[i].m.ns_per_load);
+    printf("| column read | padded layout | against no padding | model | measured / model | ns per "
+           "load |\n| --- | --- | ---: | ---: | ---: | ---: |\n");
+    summary_row(r, n, "w4_pad1", "4 B");
+    summary_row(r, n, "w8_pad1", "8 B");
+    summary_row(r, n, "w16_pad1", "16 B");
+    summary_row(r, n, "w2_64_pad1", "2 B, pad 1");
+    summary_row(r, n, "w2_64_pad2", "2 B, pad 2");
+    summary_row(r, n, "f4rows_pad4", "4 B, float4 rows");
     printf("\nOccupancy (blocks/SM, pad 0 / 1 / 4 floats): BM%d BN%d BK%d %d/%d/%d; "
            "BM%d BN%d BK%d %d/%d/%d.\n",
            occ[0].bm, occ[0].bn, occ[0].bk, occ[0].blocks[0], occ[0].blocks[1], occ[0].blocks[2],
@@ -254,49 +300,35 @@ static void print_summary(const course_device* dev, const tile_result* r, int n,
 /* ---------------------------------------------------------------- main */
 
 /* The bank of every element, for plot.gp's pictures. */
-static void write_bank_maps(const char* csv, const tile_result* r) {
-    char path[1024];
-    FILE* f = tile_bank_maps_open(csv, path, sizeof path);
-    tile_write_bank_map(f, &r[0].v, "stride 32");
-    tile_write_bank_map(f, &r[1].v, "stride 33");
-    tile_write_bank_map(f, &r[2].v, "stride 34");
-    csv_close(f, path);
+static void bank_maps(FILE* f, const tile_result* all, int n_all) {
+    static const char* const pictures[][2] = {{"w4_pad0", "stride 32"},
+                                              {"w4_pad1", "stride 33"},
+                                              {"w4_pad2", "stride 34"},
+                                              {"w2_64_pad1", "half, stride 65"},
+                                              {"w2_64_pad2", "half, stride 66"}};
+    for (size_t i = 0; i < sizeof pictures / sizeof pictures[0]; ++i)
+        tile_write_bank_map(f, &tile_find(all, n_all, pictures[i][0])->v, pictures[i][1]);
+}
+
+static void lesson(const tile_result* all, int n_all) {
+    (void)n_all;
+    print_stride_table();
+    print_model_table(all);
+    print_half_columns();
+    print_mixed_widths(all);
+}
+
+/* After the benchmark: what padding costs, the trap, and the summary. */
+static void summary(const course_device* dev, const tile_result* sel, int n) {
+    occupancy_row occ[2] = {{128, 96, 32, {0, 0, 0}}, {128, 128, 16, {0, 0, 0}}};
+    occupancy_demo(dev, occ);
+    alignment_trap();
+    print_summary(dev, sel, n, occ);
 }
 
 int main(int argc, char** argv) {
-    course_args args;
-    int rc = course_parse_args(&CLI, argc, argv, &args);
-    if (rc >= 0) return rc;
-
-    tile_result all[N_VARIANTS], sel[N_VARIANTS];
+    static tile_result all[N_VARIANTS];
     all_variants(all);
-    int n = tile_select(all, N_VARIANTS, args.variant, !args.check && !args.list, sel);
-    if (!n) return course_usage_error(&CLI, "unknown variant '%s' (see --list)", args.variant);
-    if (args.list) {
-        tile_list(sel, n);
-        return EXIT_OK;
-    }
-    int lesson = !args.check && !args.bench;
-    if (lesson) {
-        print_stride_table();
-        print_model_table(all);
-    }
-    if (args.csv) write_bank_maps(args.csv, all);
-
-    course_device dev;
-    rc = course_device_open(&dev, 7, 0, "the padding benchmark");
-    if (rc != EXIT_OK) return rc;
-    course_device_print(&dev);
-
-    rc = tile_run(sel, n, &dev, args.check || lesson, !args.check, (int)args.size, (int)args.reps);
-    if (args.check) return rc;
-    tile_print(sel, n);
-    if (args.csv) tile_write_csv(args.csv, &dev, args.command_line, sel, n);
-    if (!lesson) return rc;
-
-    occupancy_row occ[2] = {{128, 96, 32, {0, 0, 0}}, {128, 128, 16, {0, 0, 0}}};
-    occupancy_demo(&dev, occ);
-    alignment_trap();
-    print_summary(&dev, sel, n, occ);
-    return rc;
+    const tile_chapter chapter = {&CLI, "the padding benchmark", lesson, bank_maps, summary};
+    return tile_main(&chapter, all, N_VARIANTS, argc, argv);
 }

@@ -6,11 +6,11 @@
 extern "C" {
 #endif
 
-/* Exercise: a tile has rows of row_elems elements of elem_bytes bytes (4, 8 or 16), and a warp
- * reads one column: lane i reads element (i, c). Return the smallest row stride, in elements and
- * at least row_elems, that makes this column access conflict-free (as few wavefronts as a
- * contiguous access of the same width). Return -1 for a width other than 4, 8 or 16 or a
- * row_elems below 1. */
+/* Exercise: a tile has rows of row_elems elements of elem_bytes bytes (1, 2, 4, 8 or 16), and a
+ * warp reads one column: lane i reads element (i, c), byte (i * stride + c) * elem_bytes. Return
+ * the smallest row stride, in elements and at least row_elems, that makes this column read
+ * conflict-free (as few wavefronts as a contiguous read of the same width) for every column
+ * c < row_elems. Return -1 for any other width or a row_elems below 1. */
 int exercise_padded_stride(int row_elems, int elem_bytes);
 
 #ifdef __cplusplus

@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include "check.h"
+#include "rng.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -116,17 +117,14 @@ static const char* csv_unwritable(const char* path) {
     return access(dir, W_OK | X_OK) ? "is in a directory that is not writable" : NULL;
 }
 
-/* Seconds and nanoseconds of the clock through the splitmix64 finaliser: runs a nanosecond
- * apart get unrelated seeds. */
+/* Seconds and nanoseconds of the clock through one splitmix64 step: runs a nanosecond apart
+ * get unrelated seeds. */
 static unsigned long long fresh_seed(void) {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     unsigned long long x =
         (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
+    return rng_next(&x);
 }
 
 /* The flags before F_CSV take no value. */

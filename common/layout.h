@@ -6,7 +6,7 @@
  *   plain   row * cols + col                 column walks hit one bank: 32-way conflict
  *   padded  row * (cols + pad) + col         pad shifts each row by pad banks
  *   xor     row * cols + (col ^ (row % cols)) permutes each row; no extra bytes
- *   xor_narrow  for rows narrower than 32 words: XOR with the row bits the bank does not see
+ *   xor_narrow  rows narrower than 32 words: XOR with the row bits the bank does not see
  *
  * The XOR swizzle for cols = 32 (5 column bits), one 32-bit word per element:
  *
@@ -21,7 +21,8 @@
 #define COURSE_LAYOUT_H
 
 #if defined(__CUDACC__)
-#define COURSE_HD static inline __host__ __device__
+/* constexpr: a kernel's tile size is derived from its layout at compile time (tile_slots). */
+#define COURSE_HD static constexpr __host__ __device__
 #else
 #define COURSE_HD static inline
 #endif
@@ -47,9 +48,11 @@ COURSE_HD unsigned layout_xor(unsigned row, unsigned col, unsigned cols) {
  *
  *   cols = 16:  bank = 16 * r0 + (c ^ (r4 r3 r2 r1))     rows 0..31 -> 32 different banks
  *
- * The textbook c ^ (row % cols) gives rows r and r + 16 the same bank: a 2-way conflict. */
+ * The textbook c ^ (row % cols) gives rows r and r + 16 the same bank: a 2-way conflict.
+ * Domain: cols a power of two, any size; from 32 words on no two rows share a line and this is
+ * layout_xor (test_layout holds both). */
 COURSE_HD unsigned layout_xor_narrow(unsigned row, unsigned col, unsigned cols) {
-    return row * cols + (col ^ ((row / (32u / cols)) & (cols - 1)));
+    return row * cols + (col ^ ((row / (cols < 32u ? 32u / cols : 1u)) & (cols - 1)));
 }
 
 /* The 32 x 32 tile of 4-byte words that chapters 02 and 03 compare, in any of the three

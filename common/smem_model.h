@@ -35,6 +35,16 @@ typedef struct {
     int group_wavefronts[SMEM_WARP];    /* wavefronts of each group, SMEM_WARP / group_lanes */
 } smem_report;
 
+/* Greatest common divisor: a stride s of 4-byte words puts gcd(s, 32) lanes on each bank. */
+static inline unsigned smem_gcd(unsigned a, unsigned b) {
+    while (b) {
+        unsigned t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
 /* Bank of a byte offset. */
 static inline unsigned smem_bank(unsigned byte_offset) {
     return (byte_offset / SMEM_BANK_BYTES) % SMEM_BANKS;

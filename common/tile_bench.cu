@@ -3,24 +3,44 @@
 #include "check.h"
 #include "csv.h"
 #include "smem_model.h"
+#include "rng.h"
 #include "tile_transpose.cuh"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static unsigned variant_slot(unsigned row, unsigned col, const void* v) {
     return ((const tile_variant*)v)->slot(row, col);
 }
 
-/* The wavefronts of a warp walking the variant's tile along a column or a row. */
-static int access_wavefronts(const tile_variant* v, smem_op op, unsigned r0, unsigned c0,
-                             int along_column, int* ideal) {
-    smem_access a = smem_tile_access(v->elem_bytes, op, v->rows, v->cols, along_column, r0, c0,
-                                     variant_slot, v);
+/* The wavefronts of a warp walking the variant's tile along a column (the kernel's loads). */
+static int column_wavefronts(const tile_variant* v, unsigned r0, unsigned c, int* ideal) {
+    smem_access a =
+        smem_tile_access(v->elem_bytes, SMEM_LOAD, v->rows, v->cols, 1, r0, c, variant_slot, v);
     smem_report rep;
     if (smem_analyze(&a, &rep))
         die("%s: element offsets not aligned to %u", v->name, v->elem_bytes);
+    *ideal = rep.ideal;
+    return rep.wavefronts;
+}
+
+/* The wavefronts of warp w's k-th row store; dies if a lane's group leaves its chunk. */
+static int row_store_wavefronts(const tile_variant* v, unsigned w, unsigned k, int* ideal) {
+    smem_access a = smem_strided(v->elem_bytes * v->vec, SMEM_STORE, 1, 0);
+    for (unsigned lane = 0; lane < SMEM_WARP; ++lane) {
+        unsigned chunk, r, c, seen = 0;
+        v->row_store(w, k, lane, &chunk, &r, &c);
+        for (unsigned j = 0; j < v->vec; ++j) {
+            unsigned s = v->slot(r, c + j);
+            if (s / v->vec * v->vec != chunk || (seen >> (s % v->vec) & 1u))
+                die("%s: row %u, columns %u..%u do not fill one %u-element chunk", v->name, r, c,
+                    c + v->vec - 1, v->vec);
+            seen |= 1u << (s % v->vec);
+        }
+        a.offset[lane] = chunk * v->elem_bytes;
+    }
+    smem_report rep;
+    if (smem_analyze(&a, &rep)) die("%s: row stores not aligned", v->name);
     *ideal = rep.ideal;
     return rep.wavefronts;
 }
@@ -29,21 +49,22 @@ void tile_model_of(const tile_variant* v, tile_model* m) {
     m->ld = m->st = -1;
     for (unsigned r0 = 0; r0 < v->rows; r0 += 32)
         for (unsigned c = 0; c < v->cols; ++c) {
-            int wf = access_wavefronts(v, SMEM_LOAD, r0, c, 1, &m->ld_ideal);
+            int wf = column_wavefronts(v, r0, c, &m->ld_ideal);
             if (m->ld >= 0 && wf != m->ld)
                 die("%s: column %u needs %d wavefronts, column 0 %d", v->name, c, wf, m->ld);
             m->ld = wf;
         }
-    for (unsigned r = 0; r < v->rows; ++r)
-        for (unsigned c0 = 0; c0 < v->cols; c0 += 32) {
-            int wf = access_wavefronts(v, SMEM_STORE, r, c0, 0, &m->st_ideal);
+    for (unsigned w = 0; w < TILE_WARPS; ++w)
+        for (unsigned k = 0; k < v->row_stores; ++k) {
+            int wf = row_store_wavefronts(v, w, k, &m->st_ideal);
             if (m->st >= 0 && wf != m->st)
-                die("%s: row %u needs %d wavefronts, row 0 %d", v->name, r, wf, m->st);
+                die("%s: row store %u of warp %u needs %d wavefronts, the first %d", v->name, k, w,
+                    wf, m->st);
             m->st = wf;
         }
 }
 
-/* Device buffers for `blocks` tiles, the input filled with fresh random words. */
+/* Device buffers for `blocks` tiles, the input filled with random words from *seed. */
 typedef struct {
     void *in, *out;
     unsigned* sums;
@@ -52,23 +73,15 @@ typedef struct {
     size_t bytes, n_sums;
 } tile_buffers;
 
-static unsigned random_word(unsigned long long* s) {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return (unsigned)(*s >> 16);
-}
-
-static void buffers_alloc(tile_buffers* b, const tile_variant* v, int blocks) {
-    static unsigned long long seed;
-    if (!seed) seed = (unsigned long long)time(NULL) * 2654435761ull | 1;
+static void buffers_alloc(tile_buffers* b, const tile_variant* v, int blocks,
+                          unsigned long long* seed) {
     b->bytes = (size_t)blocks * v->rows * v->cols * v->elem_bytes;
     b->n_sums = (size_t)blocks * TILE_THREADS;
     b->h_in = (unsigned char*)malloc(b->bytes);
     b->h_out = (unsigned char*)malloc(b->bytes);
     b->h_sums = (unsigned*)malloc(b->n_sums * sizeof(unsigned));
     if (!b->h_in || !b->h_out || !b->h_sums) die("out of host memory");
-    for (size_t i = 0; i < b->bytes / 4; ++i) ((unsigned*)b->h_in)[i] = random_word(&seed);
+    for (size_t i = 0; i < b->bytes; ++i) b->h_in[i] = (unsigned char)rng_u32(seed);
     CUDA_CHECK(cudaMalloc(&b->in, b->bytes));
     CUDA_CHECK(cudaMalloc(&b->out, b->bytes));
     CUDA_CHECK(cudaMalloc(&b->sums, b->n_sums * sizeof(unsigned)));
@@ -85,23 +98,23 @@ static void buffers_free(tile_buffers* b) {
 }
 
 /* Poison, launch once, copy back, compare with the CPU. */
-static size_t run_and_verify(const tile_variant* v, tile_buffers* b, int blocks, int reps) {
+static size_t run_and_verify(const tile_variant* v, tile_buffers* b, int blocks, int iters) {
     CUDA_CHECK(cudaMemset(b->out, 0xff, b->bytes));
     CUDA_CHECK(cudaMemset(b->sums, 0xff, b->n_sums * sizeof(unsigned)));
-    v->launch(blocks, b->in, b->out, reps, b->sums);
+    v->launch(blocks, b->in, b->out, iters, b->sums);
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaMemcpy(b->h_out, b->out, b->bytes, cudaMemcpyDeviceToHost));
     CUDA_CHECK(
         cudaMemcpy(b->h_sums, b->sums, b->n_sums * sizeof(unsigned), cudaMemcpyDeviceToHost));
-    return v->verify(b->h_in, b->h_out, b->h_sums, blocks, reps);
+    return v->verify(b->h_in, b->h_out, b->h_sums, blocks, iters);
 }
 
-size_t tile_check(const tile_variant* v) {
+size_t tile_check(const tile_variant* v, unsigned long long* seed) {
     static const int shapes[][2] = {{1, 1}, {3, 2}}; /* blocks, loop iterations */
     size_t wrong = 0;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
         tile_buffers b;
-        buffers_alloc(&b, v, shapes[s][0]);
+        buffers_alloc(&b, v, shapes[s][0], seed);
         wrong += run_and_verify(v, &b, shapes[s][0], shapes[s][1]);
         buffers_free(&b);
     }
@@ -111,17 +124,17 @@ size_t tile_check(const tile_variant* v) {
 typedef struct {
     const tile_variant* v;
     tile_buffers* b;
-    int blocks, reps;
+    int blocks, iters;
 } bench_ctx;
 
 static void bench_launch(void* p, int rep) {
     (void)rep;
     bench_ctx* c = (bench_ctx*)p;
-    c->v->launch(c->blocks, c->b->in, c->b->out, c->reps, c->b->sums);
+    c->v->launch(c->blocks, c->b->in, c->b->out, c->iters, c->b->sums);
 }
 
-tile_measurement tile_bench(const tile_variant* v, const course_device* dev, int reps,
-                            int timed_reps) {
+tile_measurement tile_bench(const tile_variant* v, const course_device* dev, int iters,
+                            int timed_reps, unsigned long long* seed) {
     tile_measurement m;
     int per_sm = 0;
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, v->kernel, TILE_THREADS, 0));
@@ -129,12 +142,12 @@ tile_measurement tile_bench(const tile_variant* v, const course_device* dev, int
     m.blocks = per_sm * dev->sm_count; /* one full wave */
     bench_warn_if_spilling(v->kernel, v->name);
     tile_buffers b;
-    buffers_alloc(&b, v, m.blocks);
-    bench_ctx c = {v, &b, m.blocks, reps};
+    buffers_alloc(&b, v, m.blocks, seed);
+    bench_ctx c = {v, &b, m.blocks, iters};
     m.t = bench_run(bench_launch, &c, 2, timed_reps, 1);
-    m.wrong = run_and_verify(v, &b, m.blocks, reps);
+    m.wrong = run_and_verify(v, &b, m.blocks, iters);
     m.launches = m.t.launches + 1;
-    double loads_per_sm = (double)per_sm * TILE_WARPS * reps * tile_unroll(v->elem_bytes);
+    double loads_per_sm = (double)per_sm * TILE_WARPS * iters * tile_unroll(v->elem_bytes);
     m.ns_per_load = m.t.median_ms * 1e6 / loads_per_sm;
     buffers_free(&b);
     return m;
@@ -164,6 +177,11 @@ static int find_variant(const tile_result* r, int n, const char* name) {
     return -1;
 }
 
+const tile_result* tile_find(const tile_result* r, int n, const char* name) {
+    int i = find_variant(r, n, name);
+    return i < 0 ? NULL : &r[i];
+}
+
 int tile_select(const tile_result* all, int n_all, const char* name, int with_baselines,
                 tile_result* sel) {
     int n = 0;
@@ -176,21 +194,36 @@ int tile_select(const tile_result* all, int n_all, const char* name, int with_ba
     return n;
 }
 
+void tile_model_table(const tile_result* r, int n) {
+    printf("\nModel, per warp instruction (ideal in brackets), for every variant:\n");
+    printf("%-16s %-24s %10s %12s %18s\n", "variant", "layout", "smem bytes", "column read",
+           "row store");
+    for (int i = 0; i < n; ++i)
+        printf("%-16s %-24s %10u %8d (%d) %2u B: %6d (%d)\n", r[i].v.name, r[i].v.layout,
+               r[i].v.slots * r[i].v.elem_bytes, r[i].model.ld, r[i].model.ld_ideal,
+               r[i].v.vec * r[i].v.elem_bytes, r[i].model.st, r[i].model.st_ideal);
+}
+
 void tile_list(const tile_result* r, int n) {
     for (int i = 0; i < n; ++i)
-        printf("%-16s %2u-byte, %-22s column read %2d wavefronts (ideal %d), row write %d\n",
+        printf("%-16s %2u-byte, %-24s column read %2d wavefronts (ideal %d), row store %d\n",
                r[i].v.name, r[i].v.elem_bytes, r[i].v.layout, r[i].model.ld, r[i].model.ld_ideal,
                r[i].model.st);
 }
 
-int tile_run(tile_result* r, int n, const course_device* dev, int check, int bench, int reps,
-             int timed) {
+int tile_run(tile_result* r, int n, const course_device* dev, int check, int bench, int iters,
+             int timed_reps, unsigned long long seed) {
     int failed = 0;
+    printf("random tiles from --seed %llu\n", seed);
     for (int i = 0; i < n; ++i) {
+        /* Each variant's own stream: --variant NAME --seed S redraws exactly its tiles. */
+        unsigned long long stream = seed;
+        for (const char* c = r[i].v.name; *c; ++c)
+            stream = (stream ^ (unsigned char)*c) * 1099511628211ull;
         tile_model_of(&r[i].v, &r[i].model);
-        size_t wrong = check ? tile_check(&r[i].v) : 0;
+        size_t wrong = check ? tile_check(&r[i].v, &stream) : 0;
         if (bench) {
-            r[i].m = tile_bench(&r[i].v, dev, reps, timed);
+            r[i].m = tile_bench(&r[i].v, dev, iters, timed_reps, &stream);
             wrong += r[i].m.wrong;
         }
         if (wrong) {
@@ -199,7 +232,8 @@ int tile_run(tile_result* r, int n, const course_device* dev, int check, int ben
         }
     }
     if (check)
-        printf("check: %s\n", failed ? "FAILED" : "every variant's transpose and sums are right");
+        printf("check: %s\n", failed ? "FAILED (reproduce with the --seed above)"
+                                     : "every variant's transpose and sums are right");
     for (int i = 0; bench && i < n; ++i) {
         int j = find_variant(r, n, r[i].baseline);
         r[i].speedup = j < 0 ? NAN : r[j].m.t.median_ms / r[i].m.t.median_ms;
@@ -239,4 +273,41 @@ void tile_write_csv(const char* path, const course_device* dev, const char* comm
                 r[i].m.t.reps, r[i].m.ns_per_load, r[i].baseline, r[i].speedup, r[i].model_speedup,
                 r[i].m.launches, r[i].model.ld, r[i].model.st);
     csv_close(f, path);
+}
+
+int tile_main(const tile_chapter* ch, const tile_result* all, int n_all, int argc, char** argv) {
+    course_args args;
+    int rc = course_parse_args(ch->cli, argc, argv, &args);
+    if (rc >= 0) return rc;
+    tile_result* sel = (tile_result*)malloc((size_t)n_all * sizeof *sel);
+    if (!sel) die("out of host memory");
+    int n = tile_select(all, n_all, args.variant, !args.check && !args.list, sel);
+    int lesson = !args.check && !args.bench && !args.list;
+    if (!n)
+        rc = course_usage_error(ch->cli, "unknown variant '%s' (see --list)", args.variant);
+    else if (args.list)
+        tile_list(sel, n), rc = EXIT_OK;
+    else {
+        if (lesson) ch->lesson(all, n_all);
+        if (args.csv) {
+            char path[1024];
+            FILE* f = tile_bank_maps_open(args.csv, path, sizeof path);
+            ch->bank_maps(f, all, n_all);
+            csv_close(f, path);
+        }
+        course_device dev;
+        rc = course_device_open(&dev, 7, 0, ch->what);
+        if (rc == EXIT_OK) {
+            course_device_print(&dev);
+            rc = tile_run(sel, n, &dev, args.check || lesson, !args.check, (int)args.size,
+                          (int)args.reps, args.seed);
+            if (!args.check) {
+                tile_print(sel, n);
+                if (args.csv) tile_write_csv(args.csv, &dev, args.command_line, sel, n);
+                if (lesson) ch->summary(&dev, sel, n);
+            }
+        }
+    }
+    free(sel);
+    return rc;
 }

@@ -6,6 +6,7 @@
 
 #include "bench.h"
 #include "check.h"
+#include "cli.h"
 #include "device.h"
 
 #include <stddef.h>
@@ -16,26 +17,34 @@ typedef struct {
     const char* name;   /* "w4_pad1" */
     const char* layout; /* "row stride 33" */
     unsigned elem_bytes, rows, cols, slots;
+    unsigned vec;        /* elements per row store: its width is vec * elem_bytes */
+    unsigned row_stores; /* store instructions per thread in the row phase */
     unsigned (*slot)(unsigned row, unsigned col); /* the layout's index, on the CPU */
+    /* The kernel's row phase: lane's group in warp's k-th store (chunk in elements, and the
+     * row and column of the group's first element). */
+    void (*row_store)(unsigned warp, unsigned k, unsigned lane, unsigned* chunk, unsigned* row,
+                      unsigned* col);
     const void* kernel;
-    void (*launch)(int blocks, const void* in, void* out, int reps, unsigned* sums);
+    void (*launch)(int blocks, const void* in, void* out, int iters, unsigned* sums);
     /* Compares out and sums with the CPU's transpose and sums; returns the wrong elements. */
-    size_t (*verify)(const void* in, const void* out, const unsigned* sums, int blocks, int reps);
+    size_t (*verify)(const void* in, const void* out, const unsigned* sums, int blocks, int iters);
 } tile_variant;
 
 /* The model's wavefronts per warp instruction: the column access (lane = row) that the loads
- * make, and the row access (lane = column) that the stores make, with their ideal counts. */
+ * make, and the row stores (lane = the next group of vec elements of a row), with their ideal
+ * counts. */
 typedef struct {
     int ld, ld_ideal, st, st_ideal;
 } tile_model;
 
-/* Fills m; dies if two columns (or two rows) of the layout have different bank patterns, since
- * then one number per kernel would not describe it. */
+/* Fills m; dies if two columns (or two row stores) of the layout cost different wavefronts,
+ * since then one number per kernel would not describe it, or if the layout splits a row group
+ * across vec-element chunks (no single store could write it). */
 void tile_model_of(const tile_variant* v, tile_model* m);
 
-/* Runs the variant on fresh random tiles at small shapes (1 and 3 blocks, 1 and 2 loop
- * iterations), outputs poisoned first. Returns the number of wrong elements. */
-size_t tile_check(const tile_variant* v);
+/* Runs the variant on random tiles drawn from *seed (advanced) at small shapes (1 and 3 blocks,
+ * 1 and 2 loop iterations), outputs poisoned first. Returns the number of wrong elements. */
+size_t tile_check(const tile_variant* v, unsigned long long* seed);
 
 typedef struct {
     bench_result t;
@@ -44,10 +53,10 @@ typedef struct {
     size_t wrong;       /* wrong elements in the benchmark's own output */
 } tile_measurement;
 
-/* Times `reps` loop iterations on one full wave of blocks (warm-up 2, timed_reps repetitions),
- * then verifies the last output. */
-tile_measurement tile_bench(const tile_variant* v, const course_device* dev, int reps,
-                            int timed_reps);
+/* Times `iters` loop iterations on one full wave of blocks (warm-up 2, timed_reps
+ * repetitions) on random tiles drawn from *seed, then verifies the last output. */
+tile_measurement tile_bench(const tile_variant* v, const course_device* dev, int iters,
+                            int timed_reps, unsigned long long* seed);
 
 /* Bank maps for plot.gp: tile_bank_maps_open opens the file beside a chapter's CSV
  * ("x.csv" -> "x_banks.csv", its name left in path) and writes the header; each
@@ -73,18 +82,42 @@ typedef struct {
 int tile_select(const tile_result* all, int n_all, const char* name, int with_baselines,
                 tile_result* sel);
 
+/* The variant called name in r[0..n), or NULL. */
+const tile_result* tile_find(const tile_result* r, int n, const char* name);
+
+/* The lesson's model table: layout, bytes, column read and row store wavefronts. */
+void tile_model_table(const tile_result* r, int n);
+
 /* --list: one line per variant, with the model's predictions. */
 void tile_list(const tile_result* r, int n);
 
-/* Runs the selected variants: the check (if check), then the benchmark (if bench, `reps` loop
- * iterations, `timed` repetitions) and fills the speedups. Prints a line per failing variant;
- * returns EXIT_OK or EXIT_CHECK_FAILED. */
-int tile_run(tile_result* r, int n, const course_device* dev, int check, int bench, int reps,
-             int timed);
+/* Runs the selected variants: the check (if check), then the benchmark (if bench, `iters` loop
+ * iterations, `timed_reps` repetitions) and fills the speedups; the random tiles come from
+ * `seed`, which it prints. Prints a line per failing variant; returns EXIT_OK or
+ * EXIT_CHECK_FAILED. */
+int tile_run(tile_result* r, int n, const course_device* dev, int check, int bench, int iters,
+             int timed_reps, unsigned long long seed);
 
 /* The measurement table, and the CSV (columns the ncu test and plot.gp read). */
 void tile_print(const tile_result* r, int n);
 void tile_write_csv(const char* path, const course_device* dev, const char* command_line,
                     const tile_result* r, int n);
+
+/* A chapter built on the tile kernel: its command line, and what it adds to the shared run. */
+typedef struct {
+    const course_cli* cli;
+    const char* what; /* "the padding benchmark": named when the GPU is missing */
+    /* The CPU part of the lesson: model tables, worked warps (every variant in all). */
+    void (*lesson)(const tile_result* all, int n_all);
+    /* The pictures for plot.gp: tile_write_bank_map calls into f. */
+    void (*bank_maps)(FILE* f, const tile_result* all, int n_all);
+    /* The lesson's GPU part after the benchmark, and its summary (selected variants). */
+    void (*summary)(const course_device* dev, const tile_result* sel, int n);
+} tile_chapter;
+
+/* A tile chapter's main(): command line, --list, the lesson tables, the bank maps beside
+ * --csv, the check (--check, lesson), the benchmark and its table and CSV (--bench, lesson),
+ * then the summary (lesson). all[0..n_all) are the chapter's variants. Returns the exit code. */
+int tile_main(const tile_chapter* ch, const tile_result* all, int n_all, int argc, char** argv);
 
 #endif

@@ -96,7 +96,7 @@ int main(void) {
         }
     /* Chapter 02's stride table: strides 32..48 of 4-byte words, a column costs gcd(s, 32). */
     for (unsigned s = 32; s <= 48; ++s) {
-        unsigned g = s & (0u - s); /* gcd(s, 32) for 32 <= s < 64: the largest power of 2 in s */
+        unsigned g = smem_gcd(s, 32);
         layout_case t = {"stride table", 32, 32, 4, s - 32, padded, (int)g, 1};
         check_case(&t);
     }
@@ -116,6 +116,17 @@ int main(void) {
         {"xor 32x32 of 16 B", 32, 32, 16, 0, xor_, 4, 4},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) check_case(&cases[i]);
+
+    /* layout_xor_narrow over its whole domain (cols a power of two): a conflict-free
+     * bijection at every width, and layout_xor itself from 32 words on. */
+    for (unsigned cols = 1; cols <= 64; cols *= 2) {
+        layout_case t = {"xor_narrow", 32, cols, 4, 0, xor_narrow, 1, 1};
+        check_case(&t);
+        for (unsigned r = 0; r < 32 && cols >= 32; ++r)
+            for (unsigned c = 0; c < cols; ++c)
+                EXPECT(layout_xor_narrow(r, c, cols) == layout_xor(r, c, cols),
+                       "xor_narrow (%u,%u) of %u columns is not layout_xor", r, c, cols);
+    }
 
     /* XOR's inverse is itself: reading (r, c ^ r) from row r finds column c. */
     for (unsigned r = 0; r < 32; ++r)

@@ -6,17 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static unsigned gcd(unsigned a, unsigned b) {
-    return b ? gcd(b, a % b) : a;
-}
-
 static void textbook_cases(void) {
     EXPECT(smem_bank(0) == 0 && smem_bank(4) == 1 && smem_bank(124) == 31 && smem_bank(128) == 0,
            "banks are 4-byte words mod 32");
     /* 4-byte strides: conflict degree gcd(stride, 32). */
     for (unsigned s = 1; s <= 64; ++s) {
         smem_access a = smem_strided(4, SMEM_LOAD, s, 0);
-        EXPECT(smem_wavefronts(&a) == (int)gcd(s, 32), "stride %u: %d wavefronts", s,
+        EXPECT(smem_wavefronts(&a) == (int)smem_gcd(s, 32), "stride %u: %d wavefronts", s,
                smem_wavefronts(&a));
     }
     /* Broadcast: one word for every lane is one wavefront. */
