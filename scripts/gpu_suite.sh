@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# gpu_suite.sh [--calibrate]: everything a GPU machine should run for a change, in one go:
-# build, (re-measure the model's calibration table), the whole test suite with every label, the
-# course run (CSVs, plots, SUMMARY.md), and SASS listings. Logs and results go to $OUT (default
-# build/gpu_suite), packed into gpu_suite.tar.gz with the CTest summary in ctest_summary.txt.
-# CTEST_BUDGET (seconds, default 1500) bounds the test step so that the results still get packed.
+# gpu_suite.sh [--calibrate] [CHAPTER...]: everything a GPU machine should run for a change, in
+# one go: build, (re-measure the model's calibration table), the store experiment, the test
+# suite with every label, the course run (CSVs, plots, SUMMARY.md), and SASS listings.
+# CHAPTER (e.g. 02_padding) limits the tests and the course run to those chapters plus common/;
+# none means all. Logs and results go to $OUT (default build/gpu_suite), packed into
+# gpu_suite.tar.gz, with the CTest summary in ctest_summary.txt.
+# CTEST_BUDGET (seconds, default 420) bounds the test step so that the results still get packed.
 # COURSE_GIT_COMMIT names the commit for the CSV metadata where the tree has no .git.
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$src/build/gpu_suite}
+calibrate=0
+if [ "${1:-}" = "--calibrate" ]; then calibrate=1; shift; fi
+chapters=("$@")
 mkdir -p "$out/logs"
 cd "$src"
 step() { echo; echo "=== $* ($(date -u +%H:%M:%S))"; }
@@ -26,24 +31,45 @@ for b in build/tools/smem_probe build/bin/[0-9][0-9]_*; do
   cuobjdump --dump-sass "$b" >"$out/logs/sass_$(basename "$b").txt" 2>&1
 done
 
-if [ "${1:-}" = "--calibrate" ]; then
+if [ $calibrate -eq 1 ]; then
   step "calibration: every pattern under ncu"
   time python3 common/calibration/calibrate.py measure --probe build/tools/smem_probe \
     --patterns common/calibration/patterns.txt --out "$out/h200_calibration.csv" \
     --gpu-probe build/bin/course_gpu_probe 2>&1 | tail -n 5
 fi
 
+step "store experiment (16-byte row stores in a full kernel)"
+python3 common/calibration/calibrate.py stores --probe build/tools/store_experiment \
+  --gpu-probe build/bin/course_gpu_probe 2>&1 | tee "$out/logs/stores.txt"
+
 step "course"
-cmake --build --preset course >"$out/logs/course.txt" 2>&1
+if [ ${#chapters[@]} -eq 0 ]; then
+  cmake --build --preset course >"$out/logs/course.txt" 2>&1
+else
+  for c in "${chapters[@]}"; do
+    mkdir -p build/results
+    ./build/bin/"$c" --csv "build/results/$c.csv" >"build/results/$c.log" 2>&1
+    echo "$c: exit $?" | tee -a "$out/logs/course.txt"
+  done
+fi
 tail -n 40 "$out/logs/course.txt"
 cp -r build/results build/plots "$out/" 2>/dev/null
 
 step "tests (every label)"
-(cd build && time timeout "${CTEST_BUDGET:-1500}" ctest --output-on-failure --timeout 600) >"$out/logs/ctest.txt" 2>&1
+filter=()
+if [ ${#chapters[@]} -gt 0 ]; then
+  filter=(-R "^(common|calibration|$(IFS='|'; echo "${chapters[*]}"))\.")
+fi
+(cd build && time timeout "${CTEST_BUDGET:-420}" ctest --output-on-failure --timeout 300 \
+  "${filter[@]}") >"$out/logs/ctest.txt" 2>&1
 grep -E "tests passed|tests failed" "$out/logs/ctest.txt" | tee "$out/ctest_summary.txt"
 sed -n '/Label Time Summary/,$p' "$out/logs/ctest.txt"
+grep -E "^ *[0-9]+/[0-9]+ Test" "$out/logs/ctest.txt" | sort -t'(' -k2 | awk '{print}' | \
+  sed -n 's/.*Test *#[0-9]*: \([^ ]*\) .*Passed *\([0-9.]*\) sec/\2 \1/p' | sort -rn | head -n 8
 
 step "pack"
-tar czf "$out/gpu_suite.tar.gz" -C "$out" logs results plots $( [ -f "$out/h200_calibration.csv" ] && echo h200_calibration.csv)
+mkdir -p "$out/results" "$out/plots"
+tar czf "$out/gpu_suite.tar.gz" -C "$out" logs results plots \
+  $( [ -f "$out/h200_calibration.csv" ] && echo h200_calibration.csv)
 rm -rf "$out/logs" "$out/results" "$out/plots"
 ls -la "$out"

@@ -23,7 +23,10 @@ failed=0
 # SUMMARY.md. Returns 1 if gnuplot failed (a missing gnuplot is not a failure).
 plot() {
   local chapter=$1 csv=$2 prefix=$3 rc=0
-  if [ -z "$have_gnuplot" ]; then echo "no plots: gnuplot not found"; return 0; fi
+  if [ -z "$have_gnuplot" ]; then
+    echo "no plots: gnuplot not found (install it: sudo apt-get install gnuplot-nox, or brew install gnuplot)"
+    return 0
+  fi
   local tmp; tmp=$(mktemp -d)
   if gnuplot -e "csv='$csv'; outdir='$tmp'" "$src/$chapter/plot.gp" >&2; then
     for png in "$tmp"/*.png; do mv "$png" "$plots/${prefix}$(basename "$png")"; done
