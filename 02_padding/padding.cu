@@ -60,13 +60,13 @@ static void all_variants(tile_result* r) {
     const tile_variant v[N_VARIANTS] = {
         PADDED_VARIANTS(unsigned, 4), PADDED_VARIANTS(uint2, 8), PADDED_VARIANTS(uint4, 16),
         /* 16-bit elements (half, bf16) in 64-wide rows: one element of padding is half a bank. */
-        tile_variant_of<unsigned short, padded_tile<64, 0>>("w2_64_pad0", "32x64, row stride 64"),
-        tile_variant_of<unsigned short, padded_tile<64, 1>>("w2_64_pad1", "32x64, row stride 65"),
-        tile_variant_of<unsigned short, padded_tile<64, 2>>("w2_64_pad2", "32x64, row stride 66"),
+        tile_variant_of<unsigned short, padded_tile<64, 0>>("w2_64_pad0", "32x64 row stride 64"),
+        tile_variant_of<unsigned short, padded_tile<64, 1>>("w2_64_pad1", "32x64 row stride 65"),
+        tile_variant_of<unsigned short, padded_tile<64, 2>>("w2_64_pad2", "32x64 row stride 66"),
         /* The transpose's mix: rows stored as float4, columns read as float. */
-        tile_variant_of<unsigned, padded_tile<32, 0>, 4>("f4rows_pad0", "float4 rows, stride 32"),
-        tile_variant_of<unsigned, padded_tile<32, 4>, 4>("f4rows_pad4", "float4 rows, stride 36"),
-        tile_variant_of<unsigned, padded_tile<32, 8>, 4>("f4rows_pad8", "float4 rows, stride 40")};
+        tile_variant_of<unsigned, padded_tile<32, 0>, 4>("f4rows_pad0", "float4 rows stride 32"),
+        tile_variant_of<unsigned, padded_tile<32, 4>, 4>("f4rows_pad4", "float4 rows stride 36"),
+        tile_variant_of<unsigned, padded_tile<32, 8>, 4>("f4rows_pad8", "float4 rows stride 40")};
     for (int i = 0; i < N_VARIANTS; ++i) {
         memset(&r[i], 0, sizeof r[i]);
         r[i].v = v[i];

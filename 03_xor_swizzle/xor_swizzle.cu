@@ -86,7 +86,7 @@ static void all_variants(tile_result* r) {
         tile_variant_of<unsigned, narrow_fixed>("narrow_fixed", "32x16 col^(row/2%16)"),
         /* Rows stored as float4: each thread permutes its 4 floats (c ^ row keeps them in one
          * 16-byte chunk), and the float columns stay conflict-free. Padding cannot (ch. 02). */
-        tile_variant_of<unsigned, tile32<LAYOUT_XOR>, 4>("xor_f4rows", "float4 rows, col^row")};
+        tile_variant_of<unsigned, tile32<LAYOUT_XOR>, 4>("xor_f4rows", "float4 rows col^row")};
     for (int i = 0; i < N_VARIANTS; ++i) {
         memset(&r[i], 0, sizeof r[i]);
         r[i].v = v[i];

@@ -10,7 +10,7 @@ static int compare_double(const void* a, const void* b) {
     return (x > y) - (x < y);
 }
 
-void bench_stats(double* v, int n, double* median, double* min, double* max) {
+static void bench_stats(double* v, int n, double* median, double* min, double* max) {
     qsort(v, (size_t)n, sizeof *v, compare_double);
     *median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
     *min = v[0];
@@ -47,12 +47,6 @@ bench_result bench_run(bench_fn fn, void* ctx, int warmup, int reps, int kernels
     free(ev);
     free(ms);
     return r;
-}
-
-int bench_rotation_sets(size_t bytes_per_set, size_t l2_bytes) {
-    if (bytes_per_set == 0) return 1;
-    size_t sets = (4 * l2_bytes + bytes_per_set - 1) / bytes_per_set;
-    return sets < 1 ? 1 : (int)sets;
 }
 
 void bench_warn_if_spilling(const void* kernel, const char* name) {

@@ -1,11 +1,10 @@
 /* Timing with CUDA events: warm-up launches first, then each repetition between its own pair of
- * events; the result is the median, min and max over the repetitions.
- * DRAM-bound kernels rotate among input sets totalling well over the L2 (bench_rotation_sets),
- * so that no repetition finds its input in cache. */
+ * events; the result is the median, min and max over the repetitions. The launcher is told the
+ * repetition's number, so that a DRAM-bound chapter can rotate among input sets totalling well
+ * over the L2 and no repetition finds its input in cache. */
 #ifndef COURSE_BENCH_H
 #define COURSE_BENCH_H
 
-#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,16 +24,9 @@ typedef void (*bench_fn)(void* ctx, int rep);
  * launches k kernels should pass kernels_per_rep = k so that `launches` is right. */
 bench_result bench_run(bench_fn fn, void* ctx, int warmup, int reps, int kernels_per_rep);
 
-/* How many input sets of bytes_per_set each to rotate among so that together they are at least
- * four times the L2 (at least 1). */
-int bench_rotation_sets(size_t bytes_per_set, size_t l2_bytes);
-
 /* Register spills would put local-memory traffic into a kernel's timings: prints a warning
  * naming the kernel if it uses local memory. */
 void bench_warn_if_spilling(const void* kernel, const char* name);
-
-/* Median, min and max of n values (sorts v in place). */
-void bench_stats(double* v, int n, double* median, double* min, double* max);
 
 #ifdef __cplusplus
 }

@@ -2,6 +2,7 @@
 
 #include "check.h"
 
+#include <string.h>
 #include <time.h>
 
 FILE* csv_open(const char* path, const course_device* dev, const char* command_line,
@@ -25,6 +26,12 @@ FILE* csv_open(const char* path, const course_device* dev, const char* command_l
     fprintf(f, "# command: %s\n", command_line);
     fprintf(f, "%s\n", header);
     return f;
+}
+
+const char* csv_field(const char* s) {
+    if (strpbrk(s, ",\"\n\r"))
+        die("'%s' cannot be a CSV field: no commas, quotes or line breaks", s);
+    return s;
 }
 
 void csv_close(FILE* f, const char* path) {

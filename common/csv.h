@@ -21,6 +21,10 @@ extern const char course_git_commit[];
 FILE* csv_open(const char* path, const course_device* dev, const char* command_line,
                const char* header);
 
+/* s itself, for a text field of a row; dies if it holds a comma, quote or line break, which
+ * would shift the columns that plot.gp and the ncu test read. */
+const char* csv_field(const char* s);
+
 /* Closes the file; exits with a message if anything failed to be written. */
 void csv_close(FILE* f, const char* path);
 

@@ -78,11 +78,9 @@ int course_device_open(course_device* d, int min_major, int min_minor, const cha
     CUDA_CHECK(cudaSetDevice(0));
     d->sm_count = p.multiProcessorCount;
     CUDA_CHECK(cudaDeviceGetAttribute(&d->clock_khz, cudaDevAttrClockRate, 0));
-    d->l2_bytes = (size_t)p.l2CacheSize;
     d->smem_per_sm = p.sharedMemPerMultiprocessor;
     d->smem_per_block_optin = p.sharedMemPerBlockOptin;
     CUDA_CHECK(cudaRuntimeGetVersion(&d->runtime_version));
-    CUDA_CHECK(cudaDriverGetVersion(&d->driver_version));
     read_driver_release(d->driver, sizeof d->driver);
 
     struct cudaFuncAttributes attr;

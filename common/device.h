@@ -14,12 +14,11 @@ typedef struct {
     char name[256];
     int cc_major, cc_minor;
     int sm_count;
-    int clock_khz; /* maximum SM clock */
-    size_t l2_bytes;
-    size_t smem_per_sm;                  /* shared memory per multiprocessor */
-    size_t smem_per_block_optin;         /* the most one block may ask for */
-    int runtime_version, driver_version; /* CUDA versions, e.g. 13000 */
-    char driver[64]; /* the kernel driver's release, e.g. "580.159.04", or "unknown" */
+    int clock_khz;               /* maximum SM clock */
+    size_t smem_per_sm;          /* shared memory per multiprocessor */
+    size_t smem_per_block_optin; /* the most one block may ask for */
+    int runtime_version;         /* the CUDA runtime's version, e.g. 13000 */
+    char driver[64];             /* the kernel driver's release, e.g. "580.159.04", or "unknown" */
 } course_device;
 
 /* Opens device 0 and checks that it has compute capability >= min_major.min_minor and that this

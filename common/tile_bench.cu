@@ -267,11 +267,11 @@ void tile_write_csv(const char* path, const course_device* dev, const char* comm
                        "model_ld_wavefronts_per_request,model_st_wavefronts_per_request");
     for (int i = 0; i < n; ++i)
         fprintf(f, "%s,%s,%u,%u,%u,%u,%d,%d,%d,%d,%.6f,%.6f,%.6f,%d,%.4f,%s,%.4f,%.4f,%d,%d,%d\n",
-                r[i].v.name, r[i].v.layout, r[i].v.elem_bytes, r[i].v.rows, r[i].v.cols,
-                r[i].v.slots * r[i].v.elem_bytes, r[i].model.ld, r[i].model.ld_ideal, r[i].model.st,
-                r[i].model.st_ideal, r[i].m.t.median_ms, r[i].m.t.min_ms, r[i].m.t.max_ms,
-                r[i].m.t.reps, r[i].m.ns_per_load, r[i].baseline, r[i].speedup, r[i].model_speedup,
-                r[i].m.launches, r[i].model.ld, r[i].model.st);
+                csv_field(r[i].v.name), csv_field(r[i].v.layout), r[i].v.elem_bytes, r[i].v.rows,
+                r[i].v.cols, r[i].v.slots * r[i].v.elem_bytes, r[i].model.ld, r[i].model.ld_ideal,
+                r[i].model.st, r[i].model.st_ideal, r[i].m.t.median_ms, r[i].m.t.min_ms,
+                r[i].m.t.max_ms, r[i].m.t.reps, r[i].m.ns_per_load, csv_field(r[i].baseline),
+                r[i].speedup, r[i].model_speedup, r[i].m.launches, r[i].model.ld, r[i].model.st);
     csv_close(f, path);
 }
 

@@ -62,10 +62,14 @@ if [ ${#chapters[@]} -gt 0 ]; then
 fi
 (cd build && time timeout "${CTEST_BUDGET:-420}" ctest --output-on-failure --timeout 300 \
   "${filter[@]}") >"$out/logs/ctest.txt" 2>&1
+cp build/Testing/Temporary/LastTest.log "$out/logs/ctest_all_output.txt" 2>/dev/null
 grep -E "tests passed|tests failed" "$out/logs/ctest.txt" | tee "$out/ctest_summary.txt"
+grep -E "largest excess|rows: hardware|rows where|calibration rows measured" \
+  "$out/logs/ctest_all_output.txt"
 sed -n '/Label Time Summary/,$p' "$out/logs/ctest.txt"
-grep -E "^ *[0-9]+/[0-9]+ Test" "$out/logs/ctest.txt" | sort -t'(' -k2 | awk '{print}' | \
-  sed -n 's/.*Test *#[0-9]*: \([^ ]*\) .*Passed *\([0-9.]*\) sec/\2 \1/p' | sort -rn | head -n 8
+echo "slowest tests (seconds):"
+sed -n 's/.*Test *#[0-9]*: \([^ ]*\) .*Passed *\([0-9.]*\) sec/\2 \1/p' "$out/logs/ctest.txt" |
+  sort -rn | head -n 6
 
 step "pack"
 mkdir -p "$out/results" "$out/plots"

@@ -8,12 +8,13 @@ model_ld_wavefronts_per_request (model_st_...; a negative model means "not predi
 The CSV's `launches` column says how many profiled launches belong to each row, in order.
 
 "Match": never fewer wavefronts than the model, and at most a tolerance more. An isolated
-instruction measures exactly what the model says (the calibration holds every row exactly). In a
-full kernel the H200 adds a few wavefronts to 16-byte accesses that run alongside other memory
-traffic: chapter 02's loads stayed within 0.3% of the model (H200, 2026-11-29), but the
-16-byte row writes of chapter 02's tile, which wait on the global loads that feed them, measured
-2% to 15% more as the padded tile grows. So loads are held within 5% and stores within 20%: both
-still tell every layout of the course apart, since their predictions differ by 2x or more.
+instruction measures exactly what the model says (the calibration holds every row exactly), and
+so do the loads of every benchmark kernel. Stores are exact too unless global loads are in
+flight on the SM: then a 16-byte row store of a padded tile counts up to 13% more wavefronts
+(the store experiment, common/calibration/README.md: 4.000 per store with the values computed
+in registers, 4.04 to 4.52 with them loaded from global memory, whether or not a barrier
+separates the loads from the stores; H200, 2026-11-30). So loads are held within 1% and stores
+within 15%; every layout of the course still differs from its neighbours by 2x or more.
 Exit codes: 0 agree, 1 disagree, 77 skipped (no ncu or no GPU).
 """
 import argparse
@@ -24,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 
-TOLERANCE = {"ld": 0.05, "st": 0.20}
+TOLERANCE = {"ld": 0.01, "st": 0.15}
 LD_WF = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
 ST_WF = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
 LD_I = "smsp__sass_inst_executed_op_shared_ld.sum"
