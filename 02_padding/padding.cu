@@ -304,8 +304,8 @@ static void bank_maps(FILE* f, const tile_result* all, int n_all) {
     static const char* const pictures[][2] = {{"w4_pad0", "stride 32"},
                                               {"w4_pad1", "stride 33"},
                                               {"w4_pad2", "stride 34"},
-                                              {"w2_64_pad1", "half, stride 65"},
-                                              {"w2_64_pad2", "half, stride 66"}};
+                                              {"w2_64_pad1", "half stride 65"},
+                                              {"w2_64_pad2", "half stride 66"}};
     for (size_t i = 0; i < sizeof pictures / sizeof pictures[0]; ++i)
         tile_write_bank_map(f, &tile_find(all, n_all, pictures[i][0])->v, pictures[i][1]);
 }

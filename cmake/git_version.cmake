@@ -1,13 +1,14 @@
-# Writes OUT = a C file defining course_git_commit, from `git describe` in SRC, or from the
-# environment variable COURSE_GIT_COMMIT where the tree is a copy without .git (a GPU machine).
+# Writes OUT = a C file defining course_git_commit: the environment variable COURSE_GIT_COMMIT
+# where it is set (a copy of the tree on a GPU machine, whose .git, if any, is not this one's),
+# else `git describe` in SRC.
 # Rewrites the file only when the commit changes, so an unchanged tree does not relink.
-execute_process(COMMAND git describe --always --dirty --abbrev=12 WORKING_DIRECTORY ${SRC}
-                OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET
-                RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0 OR NOT commit)
-  if(DEFINED ENV{COURSE_GIT_COMMIT})
-    set(commit "$ENV{COURSE_GIT_COMMIT}")
-  else()
+if(DEFINED ENV{COURSE_GIT_COMMIT})
+  set(commit "$ENV{COURSE_GIT_COMMIT}")
+else()
+  execute_process(COMMAND git describe --always --dirty --abbrev=12 WORKING_DIRECTORY ${SRC}
+                  OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET
+                  RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT commit)
     set(commit "unknown")
   endif()
 endif()

@@ -5,7 +5,6 @@
 #ifndef COURSE_BENCH_H
 #define COURSE_BENCH_H
 
-
 #ifdef __cplusplus
 extern "C" {
 #endif

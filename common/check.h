@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Exit codes every program keeps (CONVENTIONS.md, section 2). */
+/* Exit codes every program keeps (CONTRIBUTING.md, section 3). */
 enum {
     EXIT_OK = 0,
     EXIT_CHECK_FAILED = 1, /* a correctness check failed, or a hard error */

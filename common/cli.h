@@ -1,4 +1,4 @@
-/* The command line every chapter program shares (CONVENTIONS.md, section 2):
+/* The command line every chapter program shares (CONTRIBUTING.md, section 3):
  *   NN_topic [--check] [--bench] [--csv FILE] [--size N] [--reps N] [--seed N] [--variant NAME]
  *            [--list] [--help]
  * Parsing is strict: an unknown or repeated flag, a missing value (or one that is itself a

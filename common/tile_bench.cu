@@ -165,6 +165,7 @@ FILE* tile_bank_maps_open(const char* csv, char* path, size_t len) {
 }
 
 void tile_write_bank_map(FILE* f, const tile_variant* v, const char* picture) {
+    csv_field(picture);
     for (unsigned r = 0; r < v->rows; ++r)
         for (unsigned c = 0; c < v->cols; ++c)
             fprintf(f, "%s,%u,%u,%u\n", picture, r, c, smem_bank(v->slot(r, c) * v->elem_bytes));
@@ -264,14 +265,17 @@ void tile_write_csv(const char* path, const course_device* dev, const char* comm
                        "variant,layout,elem_bytes,rows,cols,smem_bytes,model_col_wavefronts,"
                        "ideal_col_wavefronts,model_row_wavefronts,ideal_row_wavefronts,median_ms,"
                        "min_ms,max_ms,reps,ns_per_load,baseline,speedup,model_speedup,launches,"
-                       "model_ld_wavefronts_per_request,model_st_wavefronts_per_request");
+                       "model_ld_wavefronts_per_request,model_st_wavefronts_per_request,"
+                       "store_bytes");
     for (int i = 0; i < n; ++i)
-        fprintf(f, "%s,%s,%u,%u,%u,%u,%d,%d,%d,%d,%.6f,%.6f,%.6f,%d,%.4f,%s,%.4f,%.4f,%d,%d,%d\n",
+        fprintf(f,
+                "%s,%s,%u,%u,%u,%u,%d,%d,%d,%d,%.6f,%.6f,%.6f,%d,%.4f,%s,%.4f,%.4f,%d,%d,%d,%u\n",
                 csv_field(r[i].v.name), csv_field(r[i].v.layout), r[i].v.elem_bytes, r[i].v.rows,
                 r[i].v.cols, r[i].v.slots * r[i].v.elem_bytes, r[i].model.ld, r[i].model.ld_ideal,
                 r[i].model.st, r[i].model.st_ideal, r[i].m.t.median_ms, r[i].m.t.min_ms,
                 r[i].m.t.max_ms, r[i].m.t.reps, r[i].m.ns_per_load, csv_field(r[i].baseline),
-                r[i].speedup, r[i].model_speedup, r[i].m.launches, r[i].model.ld, r[i].model.st);
+                r[i].speedup, r[i].model_speedup, r[i].m.launches, r[i].model.ld, r[i].model.st,
+                r[i].v.vec * r[i].v.elem_bytes);
     csv_close(f, path);
 }
 

@@ -4,8 +4,9 @@
  * One 32 x 32 tile of 16-byte elements, rows padded by PAD elements, 8 blocks of 256 threads
  * per SM as in tile_transpose; each warp stores rows, lane = column (the model: 4 wavefronts per
  * store at every pad). The stored values come three ways:
- *   direct     each store right after its own global load, as tile_transpose does;
- *   staged     all of a thread's global loads first, then a barrier, then the stores;
+ *   direct     each store right after its own global load (tile_transpose before 2026-11-30);
+ *   staged     all of a thread's global loads first, then a barrier, then the stores (as
+ *              tile_transpose does now);
  *   registers  no global load at all: values computed from the indices.
  * Nsight Compute counts the store wavefronts per store instruction of each launch
  * (calibrate.py stores runs it); the program prints one line per launch: mode, pad, model. */
