@@ -289,9 +289,10 @@ int tile_main(const tile_chapter* ch, const tile_result* all, int n_all, int arg
     int lesson = !args.check && !args.bench && !args.list;
     if (!n)
         rc = course_usage_error(ch->cli, "unknown variant '%s' (see --list)", args.variant);
-    else if (args.list)
-        tile_list(sel, n), rc = EXIT_OK;
-    else {
+    else if (args.list) {
+        tile_list(sel, n);
+        rc = EXIT_OK;
+    } else {
         if (lesson) ch->lesson(all, n_all);
         if (args.csv) {
             char path[1024];

@@ -86,15 +86,13 @@ def ncu_version(ncu):
     return m.group(1) if m else "unknown"
 
 
-def measure(probe, patterns, ncu):
-    """Runs one launch per pattern under ncu; returns [(wavefronts, instructions)] in order."""
-    metrics = sorted({m for pair in METRICS.values() for m in pair})
+def profile(ncu, command, metrics):
+    """Runs command under ncu; returns (its stdout, one dict of metric values per profiled
+    launch, in launch order)."""
     with tempfile.TemporaryDirectory() as tmp:
-        pfile = os.path.join(tmp, "patterns.txt")
-        report = os.path.join(tmp, "probe")
-        write_patterns(patterns, pfile)
+        report = os.path.join(tmp, "report")
         run = subprocess.run([ncu, "--clock-control", "none", "--metrics", ",".join(metrics),
-                              "--export", report, "--force-overwrite", probe, pfile],
+                              "--export", report, "--force-overwrite"] + command,
                              capture_output=True, text=True)
         if run.returncode != 0:
             sys.stderr.write(run.stdout[-4000:] + run.stderr[-4000:])
@@ -104,16 +102,22 @@ def measure(probe, patterns, ncu):
                              capture_output=True, text=True, check=True).stdout
     rows = [r for r in csv.DictReader(raw.splitlines()) if r.get("ID", "").strip().isdigit()]
     rows.sort(key=lambda r: int(r["ID"]))
+    return run.stdout, [{m: float(r[m].replace(",", "")) for m in metrics} for r in rows]
+
+
+def measure(probe, patterns, ncu):
+    """Runs one launch per pattern under ncu; returns [(wavefronts, instructions)] in order."""
+    metrics = sorted({m for pair in METRICS.values() for m in pair})
+    with tempfile.TemporaryDirectory() as tmp:
+        pfile = os.path.join(tmp, "patterns.txt")
+        write_patterns(patterns, pfile)
+        _, rows = profile(ncu, [probe, pfile], metrics)
     if len(rows) != len(patterns):
         sys.exit(f"ncu profiled {len(rows)} launches for {len(patterns)} patterns")
-
-    def number(s):
-        return int(float(s.replace(",", "")))
-
     out = []
     for (name, op, *_), r in zip(patterns, rows):
         wf, inst = METRICS[op]
-        out.append((number(r[wf]), number(r[inst])))
+        out.append((int(r[wf]), int(r[inst])))
     return out
 
 
@@ -227,29 +231,15 @@ def cmd_sass(a):
 def cmd_stores(a):
     ncu = find_tool("ncu") or skip("ncu not found")
     require_gpu(a.gpu_probe)
-    metrics = METRICS["store"]
-    with tempfile.TemporaryDirectory() as tmp:
-        report = os.path.join(tmp, "stores")
-        run = subprocess.run([ncu, "--clock-control", "none", "--metrics", ",".join(metrics),
-                              "--export", report, "--force-overwrite", a.probe],
-                             capture_output=True, text=True)
-        if run.returncode != 0:
-            sys.stderr.write(run.stdout[-4000:] + run.stderr[-4000:])
-            sys.exit(f"ncu failed with exit code {run.returncode}")
-        raw = subprocess.run([ncu, "--import", report + ".ncu-rep", "--csv", "--page", "raw",
-                              "--print-units", "base", "--metrics", ",".join(metrics)],
-                             capture_output=True, text=True, check=True).stdout
-    launches = [l.split() for l in run.stdout.splitlines()
+    wf, inst = METRICS["store"]
+    out, rows = profile(ncu, [a.probe], [wf, inst])
+    launches = [l.split() for l in out.splitlines()
                 if l.split()[:1] in (["direct"], ["staged"], ["registers"])]
-    rows = [r for r in csv.DictReader(raw.splitlines()) if r.get("ID", "").strip().isdigit()]
-    rows.sort(key=lambda r: int(r["ID"]))
     if len(rows) != len(launches):
         sys.exit(f"ncu profiled {len(rows)} launches, the experiment made {len(launches)}")
     print(f"{'values':<10} {'pad':>4} {'model':>6} {'measured':>9} {'excess':>8}")
     for (mode, pad, model), r in zip(launches, rows):
-        wf = float(r[metrics[0]].replace(",", ""))
-        inst = float(r[metrics[1]].replace(",", ""))
-        per = wf / inst
+        per = r[wf] / r[inst]
         print(f"{mode:<10} {pad:>4} {int(model):>6} {per:>9.4f} {100 * (per / int(model) - 1):>7.2f}%")
 
 
