@@ -55,6 +55,45 @@ COURSE_HD unsigned layout_xor_narrow(unsigned row, unsigned col, unsigned cols) 
     return row * cols + (col ^ ((row / (cols < 32u ? 32u / cols : 1u)) & (cols - 1)));
 }
 
+/* CuTe's Swizzle<B,M,S> on a linear offset (chapter 04). Keep the low M bits (a unit of 2^M
+ * elements moves as one), take the B bits that start at bit M + S (YYY, the "row" bits) and XOR
+ * them into the B bits that start at bit M (ZZZ, the "column" bits):
+ *
+ *   offset   ... Y Y Y . . . . . . . Z Z Z m m m      here B = 3, M = 3, S = 7
+ *                ^bit M+S            ^bit M ^bit 0
+ *   result   ... Y Y Y . . . . . . . Z^Y .. m m m     ZZZ ^= YYY; every other bit kept
+ *
+ * A negative S puts YYY below ZZZ (the shift goes left). XOR with bits that stay unchanged
+ * undoes itself, so the map is its own inverse: a bijection on every aligned 2^(M+B+|S|) block.
+ * layout_xor(r, c, 32) is Swizzle<5,0,5> on r * 32 + c; layout_xor_narrow(r, c, 16) is
+ * Swizzle<4,0,5> on r * 16 + c (test_layout holds both). Valid when layout_swizzle_invalid says
+ * so: B, M >= 0, |S| >= B, and no bit past 31. */
+COURSE_HD unsigned layout_swizzle(unsigned offset, int b, int m, int s) {
+    unsigned yyy = ((1u << b) - 1u) << (m + (s > 0 ? s : 0));
+    return s >= 0 ? offset ^ ((offset & yyy) >> s) : offset ^ ((offset & yyy) << -s);
+}
+
+/* NULL for a valid Swizzle<B,M,S>, else why not. */
+COURSE_HD const char* layout_swizzle_invalid(int b, int m, int s) {
+    return b < 0                           ? "B must be 0 or more"
+           : m < 0                         ? "M must be 0 or more"
+           : (s < 0 ? -s : s) < b          ? "|S| must be at least B"
+           : m + (s < 0 ? -s : s) + b > 31 ? "the swizzle's bits go past bit 30"
+                                           : 0;
+}
+
+#if defined(__CUDACC__)
+/* The compile-time form, for kernels: Swizzle<B,M,S>()(offset), the same function. */
+template <int B, int M, int S>
+struct Swizzle {
+    static_assert(B >= 0 && M >= 0 && (S < 0 ? -S : S) >= B && M + (S < 0 ? -S : S) + B <= 31,
+                  "Swizzle<B,M,S>: B, M >= 0, |S| >= B, bits below 31");
+    constexpr __host__ __device__ unsigned operator()(unsigned offset) const {
+        return layout_swizzle(offset, B, M, S);
+    }
+};
+#endif
+
 /* The 32 x 32 tile of 4-byte words that chapters 02 and 03 compare, in any of the three
  * layouts (padded: row stride 33). */
 COURSE_HD unsigned layout_index(unsigned row, unsigned col, layout_kind kind) {

@@ -197,17 +197,17 @@ int tile_select(const tile_result* all, int n_all, const char* name, int with_ba
 
 void tile_model_table(const tile_result* r, int n) {
     printf("\nModel, per warp instruction (ideal in brackets), for every variant:\n");
-    printf("%-16s %-24s %10s %12s %18s\n", "variant", "layout", "smem bytes", "column read",
+    printf("%-16s %-30s %10s %12s %18s\n", "variant", "layout", "smem bytes", "column read",
            "row store");
     for (int i = 0; i < n; ++i)
-        printf("%-16s %-24s %10u %8d (%d) %2u B: %6d (%d)\n", r[i].v.name, r[i].v.layout,
+        printf("%-16s %-30s %10u %8d (%d) %2u B: %6d (%d)\n", r[i].v.name, r[i].v.layout,
                r[i].v.slots * r[i].v.elem_bytes, r[i].model.ld, r[i].model.ld_ideal,
                r[i].v.vec * r[i].v.elem_bytes, r[i].model.st, r[i].model.st_ideal);
 }
 
 void tile_list(const tile_result* r, int n) {
     for (int i = 0; i < n; ++i)
-        printf("%-16s %2u-byte, %-24s column read %2d wavefronts (ideal %d), row store %d\n",
+        printf("%-16s %2u-byte, %-30s column read %2d wavefronts (ideal %d), row store %d\n",
                r[i].v.name, r[i].v.elem_bytes, r[i].v.layout, r[i].model.ld, r[i].model.ld_ideal,
                r[i].model.st);
 }
@@ -244,15 +244,15 @@ int tile_run(tile_result* r, int n, const course_device* dev, int check, int ben
 }
 
 void tile_print(const tile_result* r, int n) {
-    printf("\n%-18s %-24s %6s %7s %8s %10s %8s %9s %9s %8s\n", "variant", "layout", "smem B",
+    printf("\n%-18s %-30s %6s %7s %8s %10s %8s %9s %9s %8s\n", "variant", "layout", "smem B",
            "col wf", "row wf", "median ms", "ns/load", "speedup", "model", "meas/");
-    printf("%-18s %-24s %6s %7s %8s %10s %8s %9s %9s %8s\n", "", "", "", "(ideal)", "(ideal)", "",
+    printf("%-18s %-30s %6s %7s %8s %10s %8s %9s %9s %8s\n", "", "", "", "(ideal)", "(ideal)", "",
            "per SM", "vs base", "speedup", "model");
     for (int i = 0; i < n; ++i) {
         char col[16], row[16];
         snprintf(col, sizeof col, "%d (%d)", r[i].model.ld, r[i].model.ld_ideal);
         snprintf(row, sizeof row, "%d (%d)", r[i].model.st, r[i].model.st_ideal);
-        printf("%-18s %-24s %6u %7s %8s %10.4f %8.3f %9.2f %9.2f %8.3f\n", r[i].v.name,
+        printf("%-18s %-30s %6u %7s %8s %10.4f %8.3f %9.2f %9.2f %8.3f\n", r[i].v.name,
                r[i].v.layout, r[i].v.slots * r[i].v.elem_bytes, col, row, r[i].m.t.median_ms,
                r[i].m.ns_per_load, r[i].speedup, r[i].model_speedup,
                r[i].speedup / r[i].model_speedup);

@@ -21,6 +21,13 @@ step "machine"
 { nvidia-smi; nvcc --version | tail -n 2; ncu --version | tail -n 1; cmake --version | head -n 1; } \
   2>&1 | tee "$out/logs/machine.txt"
 
+# CuTe's headers for 04_cute_general.cute: a GPU machine reaches no package index, so the
+# nvidia-cutlass wheel travels in .whl/ (pip download --no-deps -d .whl nvidia-cutlass).
+if ls .whl/nvidia_cutlass-*.whl >/dev/null 2>&1; then
+  python3 -m pip install -q --no-index --no-deps --target /tmp/course_site .whl/nvidia_cutlass-*.whl &&
+    export PYTHONPATH=/tmp/course_site${PYTHONPATH:+:$PYTHONPATH}
+fi
+
 step "build"
 cmake --preset default >"$out/logs/configure.txt" 2>&1 &&
   cmake --build --preset default -j "$(nproc)" >"$out/logs/build.txt" 2>&1 ||

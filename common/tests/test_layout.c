@@ -128,6 +128,49 @@ int main(void) {
                        "xor_narrow (%u,%u) of %u columns is not layout_xor", r, c, cols);
     }
 
+    /* Swizzle<B,M,S> for every B 0..5, M 0..4 and valid S in -8..8, over one period and the
+     * next: its own inverse (hence a bijection), the low M bits kept, and the bits outside
+     * YYY and ZZZ kept. */
+    static unsigned seen[1u << 18];
+    unsigned stamp = 0;
+    int swizzles = 0;
+    for (int b = 0; b <= 5; ++b)
+        for (int m = 0; m <= 4; ++m)
+            for (int sh = -8; sh <= 8; ++sh) {
+                if (layout_swizzle_invalid(b, m, sh)) continue;
+                ++swizzles, ++stamp;
+                unsigned period = 1u << (m + b + (sh < 0 ? -sh : sh));
+                unsigned yyy = ((1u << b) - 1u) << (m + (sh > 0 ? sh : 0));
+                unsigned zzz = ((1u << b) - 1u) << (m - (sh < 0 ? sh : 0));
+                int bad_inverse = 0, bad_kept = 0, collisions = 0;
+                for (unsigned o = 0; o < 2 * period; ++o) {
+                    unsigned x = layout_swizzle(o, b, m, sh);
+                    bad_inverse += layout_swizzle(x, b, m, sh) != o;
+                    bad_kept += (x & ~zzz) != (o & ~zzz) || (x & yyy) != (o & yyy);
+                    collisions += seen[x] == stamp;
+                    seen[x] = stamp;
+                }
+                EXPECT(!bad_inverse && !bad_kept && !collisions,
+                       "Swizzle<%d,%d,%d>: %d not self-inverse, %d change other bits, %d collide",
+                       b, m, sh, bad_inverse, bad_kept, collisions);
+            }
+    EXPECT(swizzles > 200, "only %d valid swizzles tried", swizzles);
+    /* Chapter 03's layouts are special cases. */
+    for (unsigned r = 0; r < 64; ++r)
+        for (unsigned c = 0; c < 32; ++c) {
+            EXPECT(layout_swizzle(r * 32 + c, 5, 0, 5) == layout_xor(r, c, 32),
+                   "Swizzle<5,0,5> is not c ^ r at (%u,%u)", r, c);
+            if (c < 16)
+                EXPECT(layout_swizzle(r * 16 + c, 4, 0, 5) == layout_xor_narrow(r, c, 16),
+                       "Swizzle<4,0,5> is not the 16-word fix at (%u,%u)", r, c);
+        }
+    /* What is invalid, and why. */
+    EXPECT(layout_swizzle_invalid(-1, 0, 3) && layout_swizzle_invalid(3, -1, 3) &&
+               layout_swizzle_invalid(3, 4, 2) && layout_swizzle_invalid(3, 4, -2) &&
+               layout_swizzle_invalid(5, 20, 7) && !layout_swizzle_invalid(3, 4, 3) &&
+               !layout_swizzle_invalid(0, 0, 0) && !layout_swizzle_invalid(2, 1, -5),
+           "layout_swizzle_invalid accepts or rejects the wrong parameters");
+
     /* XOR's inverse is itself: reading (r, c ^ r) from row r finds column c. */
     for (unsigned r = 0; r < 32; ++r)
         for (unsigned c = 0; c < 32; ++c)

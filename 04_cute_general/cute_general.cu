@@ -1,0 +1,232 @@
+/* Chapter 04: CuTe's general Swizzle<B,M,S>.
+ *
+ * Chapter 03's col ^ row and its fix for 16-word rows are two points of one family: keep the low
+ * M bits of an element offset, XOR the B bits that start at bit M + S into the B bits that start
+ * at bit M (layout_swizzle in common/layout.h, proven equal to cute::Swizzle by
+ * test_against_cute and to the Hopper TMA's swizzle modes by test_tma_swizzle). The lesson:
+ * worked cases with the model's wavefronts, what a bad B, M or S costs; then on the GPU each
+ * worked case's tile through the shared tile kernel (common/tile_transpose.cuh) three ways:
+ * plain, padded by one access, and swizzled, with 4-, 8- and 16-byte accesses.
+ *
+ * File layout: tiles and variants, lesson tables, summary, main. */
+#include "check.h"
+#include "cli.h"
+#include "csv.h"
+#include "device.h"
+#include "layout.h"
+#include "smem_model.h"
+#include "swizzle_tile.h"
+#include "tile_bench.h"
+#include "tile_transpose.cuh"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const course_cli CLI = {
+    "04_cute_general",
+    "CuTe's Swizzle<B,M,S>: worked cases from int[32][128] to the TMA's 128-byte mode, each\n"
+    "tile plain, padded and swizzled, with 4-, 8- and 16-byte accesses.",
+    "column-read loop iterations per thread",
+    4000,
+    15,
+    1000000};
+
+/* ---------------------------------------------------------------- tiles and variants */
+
+enum { PLAIN, PADDED, SWIZZLED };
+
+/* A ROWS x COLS tile of accesses (units) of UNIT elements each, stored plain, with rows padded
+ * by one unit, or swizzled: Swizzle<B,M,S> on the element offset, whose low M bits (the unit)
+ * it keeps, so the unit's slot is the swizzled offset / UNIT. */
+template <unsigned ROWS_, unsigned COLS_, unsigned UNIT, int B, int M, int S, int KIND>
+struct case_tile {
+    static constexpr unsigned ROWS = ROWS_, COLS = COLS_;
+    constexpr __host__ __device__ unsigned operator()(unsigned r, unsigned c) const {
+        return KIND == PLAIN    ? r * COLS + c
+               : KIND == PADDED ? r * (COLS + 1) + c
+                                : Swizzle<B, M, S>()((r * COLS + c) * UNIT) / UNIT;
+    }
+};
+
+/* The three twins of a worked case: NAME_plain (the baseline), NAME_pad, NAME_swz. */
+#define CASE_VARIANTS(T, NAME, ROWS, COLS, UNIT, B, M, S, TILE)                                    \
+    tile_variant_of<T, case_tile<ROWS, COLS, UNIT, B, M, S, PLAIN>>(NAME "_plain", TILE " plain"), \
+        tile_variant_of<T, case_tile<ROWS, COLS, UNIT, B, M, S, PADDED>>(NAME "_pad",              \
+                                                                         TILE " padded"),          \
+        tile_variant_of<T, case_tile<ROWS, COLS, UNIT, B, M, S, SWIZZLED>>(                        \
+            NAME "_swz", TILE " Swizzle<" #B "," #M "," #S ">")
+
+/* A worked case for the lesson: the tile in elements, the access unit, the swizzle. */
+typedef struct {
+    const char* name;
+    const char* tile; /* as C declares it */
+    unsigned elem_bytes, unit_elems, row_elems, rows;
+    int b, m, s;
+    const char* why;
+} worked_case;
+
+static const worked_case CASES[] = {
+    {"float_32", "float[32][32]", 4, 1, 32, 32, 5, 0, 5, "chapter 03's c ^ r"},
+    {"int_128", "int[32][128]", 4, 1, 128, 32, 5, 0, 7, "row bits start at bit 7"},
+    {"int_8", "int[32][8]", 4, 1, 8, 32, 3, 0, 5, "4 rows share a line: skip r1 r0"},
+    {"char_128", "char[64][128], 4 at a time", 1, 4, 128, 64, 5, 2, 5, "a unit of 4 chars"},
+    {"float2_32", "float2[32][32]", 8, 1, 32, 32, 4, 0, 5, "16 units fill a line"},
+    {"float4_64", "float4[32][64]", 16, 1, 64, 32, 3, 0, 6, "8 units fill a line"},
+    {"tma128", "bytes[32][128], 16 at a time", 1, 16, 128, 32, 3, 4, 3, "TMA 128B mode"},
+    {"tma64", "bytes[64][64], 16 at a time", 1, 16, 64, 64, 2, 4, 3, "TMA 64B mode"},
+    {"tma32", "bytes[128][32], 16 at a time", 1, 16, 32, 128, 1, 4, 3, "TMA 32B mode"},
+    {"half_ldm", "half[32][64], 8 at a time", 2, 8, 64, 32, 3, 3, 3, "ldmatrix rows, Ampere"}};
+enum { N_CASES = sizeof CASES / sizeof CASES[0], N_VARIANTS = 3 * N_CASES };
+
+static void all_variants(tile_result* r) {
+    /* The same cases as CASES, in units: the kernel moves one unit per access. */
+    const tile_variant v[N_VARIANTS] = {
+        CASE_VARIANTS(unsigned, "float_32", 32, 32, 1, 5, 0, 5, "float[32][32]"),
+        CASE_VARIANTS(unsigned, "int_128", 32, 128, 1, 5, 0, 7, "int[32][128]"),
+        CASE_VARIANTS(unsigned, "int_8", 32, 8, 1, 3, 0, 5, "int[32][8]"),
+        CASE_VARIANTS(unsigned, "char_128", 64, 32, 4, 5, 2, 5, "char[64][128]"),
+        CASE_VARIANTS(uint2, "float2_32", 32, 32, 1, 4, 0, 5, "float2[32][32]"),
+        CASE_VARIANTS(uint4, "float4_64", 32, 64, 1, 3, 0, 6, "float4[32][64]"),
+        CASE_VARIANTS(uint4, "tma128", 32, 8, 16, 3, 4, 3, "bytes[32][128]"),
+        CASE_VARIANTS(uint4, "tma64", 64, 4, 16, 2, 4, 3, "bytes[64][64]"),
+        CASE_VARIANTS(uint4, "tma32", 128, 2, 16, 1, 4, 3, "bytes[128][32]"),
+        CASE_VARIANTS(uint4, "half_ldm", 32, 8, 8, 3, 3, 3, "half[32][64]")};
+    for (int i = 0; i < N_VARIANTS; ++i) {
+        memset(&r[i], 0, sizeof r[i]);
+        r[i].v = v[i];
+        r[i].baseline = v[i / 3 * 3].name; /* the case's plain twin */
+        tile_model_of(&r[i].v, &r[i].model);
+    }
+}
+
+/* ---------------------------------------------------------------- lesson tables */
+
+static swizzle_tile tile_of(const worked_case* c, int b, int m, int s) {
+    swizzle_tile t = {c->elem_bytes, c->unit_elems, c->row_elems, c->rows, b, m, s};
+    return t;
+}
+
+/* "Y..Z" over the offset's bits, top first: Y the source bits, Z the bits they change, m the
+ * unit that stays. */
+static void bit_picture(int b, int m, int s, char* out, size_t len) {
+    int top = m + b + (s < 0 ? -s : s), y0 = m + (s > 0 ? s : 0), z0 = m - (s < 0 ? s : 0);
+    size_t n = 0;
+    for (int bit = top - 1; bit >= 0 && n + 1 < len; --bit)
+        out[n++] = bit >= y0 && bit < y0 + b   ? 'Y'
+                   : bit >= z0 && bit < z0 + b ? 'Z'
+                   : bit < m                   ? 'm'
+                                               : '.';
+    out[n] = '\0';
+}
+
+static void print_from_xor(void) {
+    printf("Chapter 03 stored (r, c) of a 32x32 word tile at r * 32 + (c ^ r). Write the offset\n"
+           "o = r * 32 + c in bits: r4..r0 c4..c0. c ^ r XORs bits 9..5 into bits 4..0:\n"
+           "  Swizzle<5,0,5>(o) = o ^ ((o >> 5) & 31)     bits YYYYYZZZZZ\n"
+           "The 16-word fix c ^ (r / 2 %% 16): o = r * 16 + c = r4..r1 r0 c3..c0; XOR bits 8..5\n"
+           "(r4..r1) into bits 3..0: Swizzle<4,0,5>. In general Swizzle<B,M,S> keeps the low M\n"
+           "bits (a unit of 2^M elements moves as one) and XORs the B bits at bit M + S into the\n"
+           "B bits at bit M. Checked here on the first rows:");
+    int same = 1;
+    for (unsigned r = 0; r < 32; ++r)
+        for (unsigned c = 0; c < 32; ++c) {
+            same &= layout_swizzle(r * 32 + c, 5, 0, 5) == layout_xor(r, c, 32);
+            if (c < 16) same &= layout_swizzle(r * 16 + c, 4, 0, 5) == layout_xor_narrow(r, c, 16);
+        }
+    printf(" %s.\n", same ? "equal at every (r, c)" : "NOT EQUAL");
+}
+
+static void print_cases(void) {
+    printf(
+        "\nWorked cases (model, worst over every column read, lane = row; and every row read):\n");
+    printf("%-30s %-15s %-12s %6s %12s %12s %9s\n", "tile", "swizzle", "bits", "access",
+           "column plain", "column swz", "row swz");
+    for (int i = 0; i < N_CASES; ++i) {
+        const worked_case* c = &CASES[i];
+        swizzle_tile plain = tile_of(c, 0, 0, 0), swz = tile_of(c, c->b, c->m, c->s);
+        int ideal, row_ideal, p = swizzle_tile_worst(&plain, 1, &ideal);
+        int s = swizzle_tile_worst(&swz, 1, &ideal), row = swizzle_tile_worst(&swz, 0, &row_ideal);
+        char bits[40], sw[24];
+        bit_picture(c->b, c->m, c->s, bits, sizeof bits);
+        snprintf(sw, sizeof sw, "<%d,%d,%d>", c->b, c->m, c->s);
+        printf("%-30s %-15s %-12s %4u B %6d (%2d) %6d (%2d) %5d (%d)  %s\n", c->tile, sw, bits,
+               c->elem_bytes * c->unit_elems, p, ideal, s, ideal, row, row_ideal, c->why);
+    }
+    printf("Every swizzled tile is exactly its own size and, under the model, reads its columns\n"
+           "and rows at the ideal; the plain tiles read columns up to 32 times slower.\n");
+}
+
+/* What a wrong B, M or S costs: a bijection still, but not conflict-free, or units torn. */
+static void print_bad_choices(void) {
+    static const struct {
+        int c, b, m, s;
+        const char* what;
+    } tries[] = {{1, 5, 0, 7, "right"},
+                 {1, 5, 0, 5, "S too small: XORs column bits 9..5 into 4..0"},
+                 {1, 3, 0, 7, "B too small: only 8 bank positions per column"},
+                 {1, 5, 0, 9, "S too large: rows 0..3 share their XOR bits"},
+                 {3, 5, 2, 5, "right"},
+                 {3, 5, 0, 5, "M too small: tears the 4-char units apart"},
+                 {5, 3, 0, 6, "right"},
+                 {5, 2, 0, 6, "B too small: quarter-warps 2-way"}};
+    printf("\nChoosing badly (worst column read, wavefronts):\n");
+    for (size_t i = 0; i < sizeof tries / sizeof tries[0]; ++i) {
+        const worked_case* c = &CASES[tries[i].c];
+        swizzle_tile t = tile_of(c, tries[i].b, tries[i].m, tries[i].s);
+        int ideal, wf = swizzle_tile_worst(&t, 1, &ideal);
+        char verdict[64];
+        if (!swizzle_tile_units_contiguous(&t))
+            snprintf(verdict, sizeof verdict, "no single access reads a unit");
+        else
+            snprintf(verdict, sizeof verdict, "%d wavefronts (ideal %d)", wf, ideal);
+        printf("  %-30s Swizzle<%d,%d,%d>: %-31s %s\n", c->tile, tries[i].b, tries[i].m, tries[i].s,
+               verdict, tries[i].what);
+    }
+}
+
+static void lesson(const tile_result* all, int n_all) {
+    print_from_xor();
+    print_cases();
+    print_bad_choices();
+    tile_model_table(all, n_all);
+}
+
+/* ---------------------------------------------------------------- summary */
+
+static void print_summary(const course_device* dev, const tile_result* r, int n) {
+    char desc[512];
+    course_device_describe(dev, desc, sizeof desc);
+    printf("\n## 04_cute_general summary\n\n%s.\n\n", desc);
+    printf("| tile | swizzled: column read vs plain | model | padded | extra bytes of padding "
+           "|\n| --- | ---: | ---: | ---: | ---: |\n");
+    for (int i = 0; i < N_CASES; ++i) {
+        char name[32];
+        snprintf(name, sizeof name, "%s_swz", CASES[i].name);
+        const tile_result* s = tile_find(r, n, name);
+        snprintf(name, sizeof name, "%s_pad", CASES[i].name);
+        const tile_result* p = tile_find(r, n, name);
+        if (!s || !p) continue;
+        printf("| %s | %.1fx faster | %.0fx | %.1fx | %u |\n", CASES[i].tile, s->speedup,
+               s->model_speedup, p->speedup,
+               p->v.slots * p->v.elem_bytes - s->v.slots * s->v.elem_bytes);
+    }
+}
+
+/* ---------------------------------------------------------------- main */
+
+/* The bank of every unit, plain beside swizzled, for plot.gp's pictures. */
+static void bank_maps(FILE* f, const tile_result* all, int n_all) {
+    static const char* const pictures[] = {"int_8_plain",    "int_8_swz",    "float4_64_plain",
+                                           "float4_64_swz",  "tma128_plain", "tma128_swz",
+                                           "char_128_plain", "char_128_swz"};
+    for (size_t i = 0; i < sizeof pictures / sizeof pictures[0]; ++i)
+        tile_write_bank_map(f, &tile_find(all, n_all, pictures[i])->v, pictures[i]);
+}
+
+int main(int argc, char** argv) {
+    static tile_result all[N_VARIANTS];
+    all_variants(all);
+    const tile_chapter chapter = {&CLI, "the swizzle benchmark", lesson, bank_maps, print_summary};
+    return tile_main(&chapter, all, N_VARIANTS, argc, argv);
+}

@@ -1,0 +1,30 @@
+/* Chapter 04 exercise: the reference answer, the procedure of README.md worked in code. */
+#include "cute_general.h"
+
+static int is_power_of_two(int x) {
+    return x > 0 && (x & (x - 1)) == 0;
+}
+
+static int log2_of(int x) {
+    int n = 0;
+    while (x > 1) x >>= 1, ++n;
+    return n;
+}
+
+/* The unit that moves as one: the vector, but never less than a 4-byte word, since a bank
+ * delivers words (lanes in one word share it; lanes in one bank and different words wait).
+ * M: the unit's bits stay. U: units that fill one 128-byte line of the 32 banks. R: units in a
+ * row. S: the row bits begin at bit M + log2(R); when several rows share a line (R < U), the
+ * low row bits already pick where in the line a row sits, so start above them, at M + log2(U).
+ * B: XOR as many row bits as a line has unit positions, but no more than the row has units. */
+int exercise_choose_swizzle(int elem_bytes, int vec, int row_elems, int* b, int* m, int* s) {
+    if (!is_power_of_two(elem_bytes) || !is_power_of_two(vec) || !is_power_of_two(row_elems) ||
+        elem_bytes > 16 || vec * elem_bytes > 16 || row_elems < vec)
+        return -1;
+    int unit = vec * elem_bytes < 4 ? 4 / elem_bytes : vec; /* elements */
+    int lg_u = log2_of(128 / (unit * elem_bytes)), lg_r = log2_of(row_elems) - log2_of(unit);
+    *m = log2_of(unit);
+    *b = lg_r < 0 ? 0 : lg_u < lg_r ? lg_u : lg_r;
+    *s = lg_u > lg_r ? lg_u : lg_r;
+    return 0;
+}

@@ -1,0 +1,57 @@
+/* Chapter 04 exercise test: the Swizzle<B,M,S> that exercise_choose_swizzle picks for tiles of
+ * 1- to 16-byte elements, vectors of up to 16 bytes and rows of 1 to 512 groups, held to its
+ * properties (bijection, contiguous groups, conflict-free column and row reads in the calibrated
+ * model), not to one fixed answer; and bad input gives -1. */
+#include "cute_general.h"
+#include "layout.h"
+#include "swizzle_tile.h"
+#include "test_util.h"
+
+enum { ROWS = 64 };
+
+/* The worst excess over the ideal of any column or row read of vec-element groups; 99 if a
+ * group is misaligned. */
+static int worst_excess(const swizzle_tile* t, int along_column) {
+    int ideal, worst = swizzle_tile_worst(t, along_column, &ideal);
+    return worst < 0 ? 99 : worst - ideal;
+}
+
+int main(void) {
+    int tiles = 0, wrong = 0;
+    for (int e = 1; e <= 16; e *= 2)
+        for (int v = 1; v * e <= 16; v *= 2)
+            for (int n = v; n <= 512 * v && n * e <= 8192; n *= 2) {
+                swizzle_tile t = {(unsigned)e, (unsigned)v, (unsigned)n, ROWS, -1, -1, -1};
+                int rc = exercise_choose_swizzle(e, v, n, &t.b, &t.m, &t.s);
+                const char* invalid = rc ? "returned -1" : layout_swizzle_invalid(t.b, t.m, t.s);
+                int bijective = !invalid && swizzle_tile_bijective(&t);
+                int contiguous = bijective && swizzle_tile_units_contiguous(&t);
+                int ok = bijective && contiguous;
+                int col = ok ? worst_excess(&t, 1) : -1, row = ok ? worst_excess(&t, 0) : -1;
+                EXPECT(ok && col == 0 && row == 0,
+                       "%d-byte elements, groups of %d, rows of %d: Swizzle<%d,%d,%d> %s, column "
+                       "reads %d and row reads %d wavefronts over the ideal",
+                       e, v, n, t.b, t.m, t.s,
+                       invalid       ? invalid
+                       : !bijective  ? "is not a bijection on the tile"
+                       : !contiguous ? "splits a group"
+                                     : "keeps its groups",
+                       col, row);
+                ++tiles;
+                wrong += !(ok && col == 0 && row == 0);
+            }
+    static const int bad[][3] = {{3, 1, 32}, {4, 8, 32}, {32, 1, 32}, {4, 3, 32},
+                                 {4, 4, 2},  {4, 1, 24}, {0, 1, 32},  {4, 1, 0}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        int b = 7, m = 7, s = 7;
+        EXPECT(exercise_choose_swizzle(bad[i][0], bad[i][1], bad[i][2], &b, &m, &s) == -1 &&
+                   b == 7 && m == 7 && s == 7,
+               "(%d, %d, %d) must give -1 and store nothing", bad[i][0], bad[i][1], bad[i][2]);
+    }
+    if (wrong)
+        printf("\n%d of %d tiles are not conflict-free under your swizzle. Draw one with\n"
+               "  ./build/bin/swizzlecalc B M S --elem-bytes E --row-elems N\n"
+               "and work through README.md's \"How to choose B, M, S\".\n",
+               wrong, tiles);
+    return test_finish("test_cute_general");
+}

@@ -1,0 +1,129 @@
+/* test_tma_swizzle: Hopper's tensor-memory accelerator (TMA) places a tile in shared memory in
+ * its 32-, 64- and 128-byte swizzle modes exactly as Swizzle<1,4,3>, <2,4,3> and <3,4,3> on byte
+ * offsets say (layout_swizzle in common/layout.h).
+ *
+ * For each mode: a 64-row tile of 16-bit elements whose rows are as wide as the mode's span
+ * (16, 32 or 64 elements), every element a different number, loaded by one
+ * cp.async.bulk.tensor.2d into shared memory aligned to 1024 bytes, completed on an mbarrier,
+ * then copied out byte for byte. Element (r, c) must be found at byte
+ * Swizzle(r * row_bytes + 2 * c) of the tile. Alignment: the TMA needs the destination 128-byte
+ * aligned, and its swizzle acts on the shared-memory address bits (bits 4..6 and 7..9 for 128B),
+ * so the pattern equals the offset formula only for a tile aligned to its whole period: 256,
+ * 512 and 1024 bytes for the 32B, 64B and 128B modes; 1024 here for all three.
+ * Exit codes: 0 every element where the formula says, 1 not, 77 skipped (GPU older than sm_90). */
+#include "check.h"
+#include "device.h"
+#include "layout.h"
+#include "smem_access.cuh"
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { ROWS = 64, THREADS = 128, ALIGN = 1024 };
+
+__global__ void tma_load_tile(const __grid_constant__ CUtensorMap map, unsigned short* out,
+                              unsigned bytes) {
+#if __CUDA_ARCH__ >= 900
+    extern __shared__ unsigned char smem_raw[];
+    __shared__ __align__(8) unsigned long long barrier;
+    const unsigned raw = smem_address(smem_raw);
+    const unsigned tile = (raw + ALIGN - 1) / ALIGN * ALIGN, bar = smem_address(&barrier);
+    if (threadIdx.x == 0) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar) : "memory");
+        /* make the initialised barrier visible to the copy engine (the async proxy) */
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
+                     : "memory");
+        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                     " [%0], [%1, {%2, %3}], [%4];" ::"r"(tile),
+                     "l"(reinterpret_cast<unsigned long long>(&map)), "r"(0), "r"(0), "r"(bar)
+                     : "memory");
+    }
+    unsigned done = 0;
+    while (!done)
+        asm volatile("{\n .reg .pred p;\n"
+                     " mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n"
+                     " selp.u32 %0, 1, 0, p;\n}"
+                     : "=r"(done)
+                     : "r"(bar)
+                     : "memory");
+    const unsigned short* t = (const unsigned short*)(smem_raw + (tile - raw));
+    for (unsigned i = threadIdx.x; i < bytes / 2; i += blockDim.x) out[i] = t[i];
+#else
+    (void)map, (void)out, (void)bytes;
+    __trap();
+#endif
+}
+
+typedef struct {
+    const char* name;
+    CUtensorMapSwizzle mode;
+    unsigned row_bytes;
+    int b; /* Swizzle<b,4,3> */
+} tma_mode;
+
+/* Loads the tile through the TMA in this mode; returns the elements not where the formula
+ * says. */
+static int check_mode(const tma_mode* m, PFN_cuTensorMapEncodeTiled_v12000 encode) {
+    const unsigned row_elems = m->row_bytes / 2, n = ROWS * row_elems, bytes = n * 2;
+    unsigned short* h = (unsigned short*)malloc(bytes);
+    unsigned short* h_out = (unsigned short*)malloc(bytes);
+    if (!h || !h_out) die("out of host memory");
+    for (unsigned i = 0; i < n; ++i) h[i] = (unsigned short)(i + 1); /* all different, not 0 */
+    unsigned short *d_in, *d_out;
+    CUDA_CHECK(cudaMalloc(&d_in, bytes));
+    CUDA_CHECK(cudaMalloc(&d_out, bytes));
+    CUDA_CHECK(cudaMemcpy(d_in, h, bytes, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemset(d_out, 0, bytes));
+
+    CUtensorMap map;
+    cuuint64_t dims[2] = {row_elems, ROWS}, strides[1] = {m->row_bytes};
+    cuuint32_t box[2] = {row_elems, ROWS}, element_strides[2] = {1, 1};
+    CUresult rc = encode(&map, CU_TENSOR_MAP_DATA_TYPE_UINT16, 2, d_in, dims, strides, box,
+                         element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, m->mode,
+                         CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (rc != CUDA_SUCCESS) die("cuTensorMapEncodeTiled (%s) failed with CUresult %d", m->name, rc);
+    tma_load_tile<<<1, THREADS, bytes + ALIGN>>>(map, d_out, bytes);
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost));
+
+    int wrong = 0;
+    for (unsigned r = 0; r < ROWS; ++r)
+        for (unsigned c = 0; c < row_elems; ++c) {
+            unsigned at = layout_swizzle(r * m->row_bytes + 2 * c, m->b, 4, 3) / 2;
+            if (h_out[at] != h[r * row_elems + c] && wrong++ < 3)
+                printf("  %s: element (%u, %u) not at byte %u of the tile\n", m->name, r, c,
+                       2 * at);
+        }
+    printf("%-5s rows of %3u bytes: %s: %u of %u elements at Swizzle<%d,4,3>(byte offset)\n",
+           m->name, m->row_bytes, wrong ? "MISMATCH" : "ok", n - (unsigned)wrong, n, m->b);
+    CUDA_CHECK(cudaFree(d_in));
+    CUDA_CHECK(cudaFree(d_out));
+    free(h);
+    free(h_out);
+    return wrong;
+}
+
+int main(void) {
+    course_device dev;
+    int rc = course_device_open(&dev, 9, 0, "the TMA swizzle test (cp.async.bulk.tensor)");
+    if (rc != EXIT_OK) return rc;
+    /* The driver's cuTensorMapEncodeTiled, through the runtime: no link to libcuda. */
+    void* fn = NULL;
+    cudaDriverEntryPointQueryResult found;
+    CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000,
+                                                cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || !fn) die("cuTensorMapEncodeTiled not found");
+    static const tma_mode modes[] = {{"32B", CU_TENSOR_MAP_SWIZZLE_32B, 32, 1},
+                                     {"64B", CU_TENSOR_MAP_SWIZZLE_64B, 64, 2},
+                                     {"128B", CU_TENSOR_MAP_SWIZZLE_128B, 128, 3}};
+    int wrong = 0;
+    for (int i = 0; i < 3; ++i)
+        wrong += check_mode(&modes[i], (PFN_cuTensorMapEncodeTiled_v12000)fn);
+    return wrong ? EXIT_CHECK_FAILED : EXIT_OK;
+}

@@ -1,0 +1,56 @@
+#include "swizzle_tile.h"
+
+#include "layout.h"
+#include "smem_model.h"
+
+#include <stdlib.h>
+
+unsigned swizzle_tile_slot(const swizzle_tile* t, unsigned r, unsigned c) {
+    return layout_swizzle(r * t->row_elems + c, t->b, t->m, t->s);
+}
+
+int swizzle_tile_units_contiguous(const swizzle_tile* t) {
+    for (unsigned r = 0; r < t->rows; ++r)
+        for (unsigned c = 0; c < t->row_elems; c += t->unit_elems) {
+            unsigned first = swizzle_tile_slot(t, r, c);
+            if (first % t->unit_elems) return 0;
+            for (unsigned j = 1; j < t->unit_elems; ++j)
+                if (swizzle_tile_slot(t, r, c + j) != first + j) return 0;
+        }
+    return 1;
+}
+
+int swizzle_tile_bijective(const swizzle_tile* t) {
+    unsigned n = t->rows * t->row_elems;
+    unsigned char* used = (unsigned char*)calloc(n, 1);
+    int ok = used != NULL;
+    for (unsigned r = 0; ok && r < t->rows; ++r)
+        for (unsigned c = 0; ok && c < t->row_elems; ++c) {
+            unsigned x = swizzle_tile_slot(t, r, c);
+            ok = x < n && !used[x];
+            if (ok) used[x] = 1;
+        }
+    free(used);
+    return ok;
+}
+
+int swizzle_tile_worst(const swizzle_tile* t, int along_column, int* ideal) {
+    unsigned units = t->row_elems / t->unit_elems, width = t->elem_bytes * t->unit_elems;
+    int worst = 0;
+    *ideal = 0;
+    for (unsigned k = 0; k < (along_column ? units : t->rows); ++k)
+        for (unsigned r0 = 0; r0 < (along_column ? t->rows : 1u); r0 += SMEM_WARP) {
+            smem_access a = smem_strided(width, SMEM_LOAD, 1, 0);
+            a.mask = 0;
+            for (unsigned lane = 0; lane < SMEM_WARP; ++lane) {
+                unsigned r = along_column ? r0 + lane : k, u = along_column ? k : lane;
+                if (r >= t->rows || u >= units) continue;
+                a.mask |= 1u << lane;
+                a.offset[lane] = swizzle_tile_slot(t, r, u * t->unit_elems) * t->elem_bytes;
+            }
+            smem_report rep;
+            if (smem_analyze(&a, &rep)) return -1;
+            if (rep.wavefronts > worst) worst = rep.wavefronts, *ideal = rep.ideal;
+        }
+    return worst;
+}

@@ -1,0 +1,34 @@
+/* A tile under a Swizzle<B,M,S> (layout_swizzle) and the model's verdict on it: rows of
+ * row_elems elements of elem_bytes bytes, element (r, c) at layout_swizzle(r * row_elems + c),
+ * accessed unit_elems elements at a time. Shared by swizzlecalc, chapter 04 and its test. */
+#ifndef COURSE_SWIZZLE_TILE_H
+#define COURSE_SWIZZLE_TILE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    unsigned elem_bytes, unit_elems, row_elems, rows;
+    int b, m, s;
+} swizzle_tile;
+
+/* Where element (r, c) is stored, in elements. */
+unsigned swizzle_tile_slot(const swizzle_tile* t, unsigned r, unsigned c);
+
+/* 1 if every aligned unit of unit_elems elements lands on one aligned unit, in order. */
+int swizzle_tile_units_contiguous(const swizzle_tile* t);
+
+/* 1 if the tile's rows * row_elems offsets are a permutation of themselves. */
+int swizzle_tile_bijective(const swizzle_tile* t);
+
+/* The most wavefronts any column read (lane i: unit c of row r0 + i, for every c and every 32
+ * rows r0) or row read (lane i: unit i of row r, lanes past the row idle) needs, with its
+ * ideal in *ideal; -1 if a unit is not aligned to its width (no single access can read it). */
+int swizzle_tile_worst(const swizzle_tile* t, int along_column, int* ideal);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,156 @@
+/* swizzlecalc: CuTe's Swizzle<B,M,S> (layout_swizzle in layout.h) at the command line.
+ *
+ *   swizzlecalc B M S OFFSET...     each mapped offset on a line of its own, nothing else
+ *   swizzlecalc B M S               one period as a grid: logical unit -> physical unit
+ *   swizzlecalc B M S --elem-bytes E --row-elems N [--rows R]
+ *                                   the tile's banks, and the model's wavefronts of a column
+ *                                   read and a row read of 2^M-element units
+ *
+ * Offsets count elements; a unit is the 2^M elements that the swizzle moves as one. */
+#include "check.h"
+#include "cli.h"
+#include "layout.h"
+#include "smem_model.h"
+#include "swizzle_tile.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: swizzlecalc B M S [OFFSET...]\n"
+    "       swizzlecalc B M S --elem-bytes 1|2|4|8|16 --row-elems N [--rows R]\n"
+    "  Swizzle<B,M,S>: keep the low M bits, XOR the B bits at bit M+S into the B bits at bit M\n"
+    "  (S < 0: the bits at bit M into those at bit M-S). B, M >= 0, |S| >= B, bits below 31.\n"
+    "  OFFSET...      print each swizzled offset (elements, below 2^31), one per line\n"
+    "  (none)         draw one period: logical unit -> physical unit (a unit: 2^M elements)\n"
+    "  --elem-bytes   with --row-elems: draw a tile of R rows (default 32) of N elements, each\n"
+    "                 element's bank, and the wavefronts of a column and a row read of units\n";
+
+static int fail(const char* fmt, ...) {
+    va_list ap;
+    fprintf(stderr, "swizzlecalc: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n%s", usage);
+    return EXIT_USAGE;
+}
+
+/* A whole number, optionally negative, of magnitude below 2^31. */
+static int parse_int(const char* s, int* out) {
+    unsigned long long v;
+    int negative = s[0] == '-';
+    if (course_parse_unsigned(s + negative, 10, 0x7fffffffull, &v)) return -1;
+    *out = negative ? -(int)v : (int)v;
+    return 0;
+}
+
+/* The bit picture: Y for the source bits, Z for the bits they change, m for the kept unit. */
+static void print_bits(int b, int m, int s) {
+    int top = m + b + (s < 0 ? -s : s), y0 = m + (s > 0 ? s : 0), z0 = m - (s < 0 ? s : 0);
+    printf("Swizzle<%d,%d,%d>, offset bits %d..0: ", b, m, s, top - 1);
+    for (int bit = top - 1; bit >= 0; --bit)
+        putchar(bit >= y0 && bit < y0 + b   ? 'Y'
+                : bit >= z0 && bit < z0 + b ? 'Z'
+                : bit < m                   ? 'm'
+                                            : '.');
+    printf("   (Z ^= Y; m: a unit of %u elements, kept)\n", 1u << m);
+}
+
+/* One period, 2^|S| rows of 2^B units: the physical unit of each logical unit. */
+static void print_period(int b, int m, int s) {
+    unsigned per_row = 1u << b, rows = 1u << (s < 0 ? -s : s);
+    print_bits(b, m, s);
+    printf("one period: %u rows of %u units; entry = physical unit of logical unit (row, col)\n",
+           rows, per_row);
+    printf("row \\ col");
+    for (unsigned c = 0; c < per_row; ++c) printf(" %5u", c);
+    printf("\n");
+    for (unsigned r = 0; r < rows; ++r) {
+        printf("%9u", r);
+        for (unsigned c = 0; c < per_row; ++c) {
+            unsigned unit = r * per_row + c;
+            printf(" %5u", layout_swizzle(unit << m, b, m, s) >> m);
+        }
+        printf("\n");
+    }
+}
+
+static int print_tile(const swizzle_tile* t) {
+    unsigned unit = t->unit_elems;
+    if (t->row_elems % unit)
+        return fail("--row-elems %u is not a whole number of %u-element units", t->row_elems, unit);
+    if (t->elem_bytes * unit > 16)
+        return fail("a unit of %u x %u bytes is wider than the widest access, 16 bytes", unit,
+                    t->elem_bytes);
+    print_bits(t->b, t->m, t->s);
+    printf("bank of each element: %u rows of %u elements of %u bytes\n", t->rows, t->row_elems,
+           t->elem_bytes);
+    for (unsigned r = 0; r < t->rows; ++r) {
+        printf("%4u |", r);
+        for (unsigned c = 0; c < t->row_elems; ++c)
+            printf(" %2u", smem_bank(swizzle_tile_slot(t, r, c) * t->elem_bytes));
+        printf("\n");
+    }
+    int col_ideal, row_ideal;
+    int col = swizzle_tile_worst(t, 1, &col_ideal), row = swizzle_tile_worst(t, 0, &row_ideal);
+    printf("column read (lane i: unit (row i, col), %u bytes), worst column: %d wavefronts "
+           "(ideal %d)\n",
+           t->elem_bytes * unit, col, col_ideal);
+    printf("row read (lane i: unit i of the row), worst row: %d wavefronts (ideal %d)\n", row,
+           row_ideal);
+    return EXIT_OK;
+}
+
+int main(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            if (argc > 2) return fail("--help takes nothing else");
+            printf("%s", usage);
+            return EXIT_OK;
+        }
+    if (argc < 4) return fail("need B, M and S");
+    int bms[3];
+    static const char* const names[3] = {"B", "M", "S"};
+    for (int i = 0; i < 3; ++i)
+        if (parse_int(argv[1 + i], &bms[i]))
+            return fail("%s: not a number: '%s'", names[i], argv[1 + i]);
+    const char* invalid = layout_swizzle_invalid(bms[0], bms[1], bms[2]);
+    if (invalid) return fail("Swizzle<%d,%d,%d>: %s", bms[0], bms[1], bms[2], invalid);
+    if (argc == 4) {
+        print_period(bms[0], bms[1], bms[2]);
+        return EXIT_OK;
+    }
+    if (argv[4][0] == '-' && argv[4][1] == '-') {
+        swizzle_tile t = {0, 1u << bms[1], 0, 32, bms[0], bms[1], bms[2]};
+        unsigned seen = 0;
+        for (int i = 4; i < argc; i += 2) {
+            static const char* const flags[] = {"--elem-bytes", "--row-elems", "--rows"};
+            int k = 0;
+            while (k < 3 && strcmp(argv[i], flags[k])) ++k;
+            if (k == 3) return fail("unknown argument '%s'", argv[i]);
+            if (seen >> k & 1u) return fail("%s given twice", argv[i]);
+            seen |= 1u << k;
+            unsigned long long v;
+            if (i + 1 >= argc || course_parse_unsigned(argv[i + 1], 10, 4096, &v) || !v)
+                return fail("%s needs a whole number from 1 to 4096", argv[i]);
+            *(k == 0 ? &t.elem_bytes : k == 1 ? &t.row_elems : &t.rows) = (unsigned)v;
+        }
+        if (!(seen & 1u) || !(seen & 2u)) return fail("--elem-bytes and --row-elems go together");
+        if (t.elem_bytes != 1 && t.elem_bytes != 2 && t.elem_bytes != 4 && t.elem_bytes != 8 &&
+            t.elem_bytes != 16)
+            return fail("--elem-bytes must be 1, 2, 4, 8 or 16");
+        return print_tile(&t);
+    }
+    unsigned long long offsets[256];
+    int n = 0;
+    for (int i = 4; i < argc; ++i) {
+        if (n == 256) return fail("more than 256 offsets");
+        if (course_parse_unsigned(argv[i], 10, 0x7fffffffull, &offsets[n++]))
+            return fail("not an offset below 2^31: '%s'", argv[i]);
+    }
+    for (int i = 0; i < n; ++i)
+        printf("%u\n", layout_swizzle((unsigned)offsets[i], bms[0], bms[1], bms[2]));
+    return EXIT_OK;
+}
