@@ -9,8 +9,9 @@
  *
  * One block of 32 x 8 threads per tile:
  *   1. rows:    each thread loads its share of the tile from global memory into registers, VEC
- *               consecutive elements of a row at a time; then, after a barrier, stores each
- *               group of VEC elements with one VEC * sizeof(T)-byte store (a row access).
+ *               consecutive elements of a row at a time (64 bytes at most, in turns); then,
+ *               after a barrier, stores each group of VEC elements with one
+ *               VEC * sizeof(T)-byte store (a row access).
  *               The layout must keep each group inside one aligned VEC-element chunk, in any
  *               order: the thread places each element at its slot's position in the chunk
  *               (a swizzle may permute elements within a vector, chapter 03).
@@ -106,23 +107,32 @@ __global__ void __launch_bounds__(TILE_THREADS, TILE_BLOCKS_PER_SM)
     const unsigned tile_addr = smem_address(tile);
     const size_t base = (size_t)blockIdx.x * Index::ROWS * Index::COLS;
 
+    /* At most 64 bytes of a thread's share in registers at a time (no spills under the 32
+     * registers a thread has at 64 warps per SM): every tile of chapters 02 and 03 is one
+     * batch; a larger one, such as chapter 04's float4[32][64], loads and stores in turns. */
     constexpr unsigned GROUPS = tile_row_share<Index>() / VEC;
-    T x[GROUPS][VEC];
+    constexpr unsigned PER_BATCH = 64 / (VEC * sizeof(T)) < 1 ? 1 : 64 / (VEC * sizeof(T));
+    constexpr unsigned BATCH = GROUPS < PER_BATCH ? GROUPS : PER_BATCH;
+    static_assert(GROUPS % BATCH == 0, "row groups in whole batches");
 #pragma unroll
-    for (unsigned k = 0; k < GROUPS; ++k) {
-        unsigned r, c;
-        tile_row_group<Index, VEC>(threadIdx.x, k, &r, &c);
+    for (unsigned k0 = 0; k0 < GROUPS; k0 += BATCH) {
+        T x[BATCH][VEC];
 #pragma unroll
-        for (unsigned j = 0; j < VEC; ++j) x[k][j] = in[base + r * Index::COLS + c + j];
-    }
-    __syncthreads();
+        for (unsigned k = 0; k < BATCH; ++k) {
+            unsigned r, c;
+            tile_row_group<Index, VEC>(threadIdx.x, k0 + k, &r, &c);
 #pragma unroll
-    for (unsigned k = 0; k < GROUPS; ++k) {
-        unsigned r, c;
-        tile_row_group<Index, VEC>(threadIdx.x, k, &r, &c);
-        unsigned chunk = at(r, c) / VEC * VEC;
-        st_shared(tile_addr + chunk * (unsigned)sizeof(T),
-                  tile_pack<T, Index, VEC>(at, r, c, x[k]));
+            for (unsigned j = 0; j < VEC; ++j) x[k][j] = in[base + r * Index::COLS + c + j];
+        }
+        __syncthreads();
+#pragma unroll
+        for (unsigned k = 0; k < BATCH; ++k) {
+            unsigned r, c;
+            tile_row_group<Index, VEC>(threadIdx.x, k0 + k, &r, &c);
+            unsigned chunk = at(r, c) / VEC * VEC;
+            st_shared(tile_addr + chunk * (unsigned)sizeof(T),
+                      tile_pack<T, Index, VEC>(at, r, c, x[k]));
+        }
     }
     __syncthreads();
     for (unsigned c = warp; c < Index::COLS; c += TILE_WARPS)
