@@ -381,7 +381,8 @@ static void print_model_tables(void) {
                  {"neighbours", "lanes 2i and 2i+1 read one address"},
                  {"halves", "lane i and lane i+16 read one address"},
                  {"interleave", "conflict-free over the warp, 4-way in each quarter"}};
-    printf("\nWhat the calibration on the H200 found (model = measurement, wavefronts ld/st):\n");
+    printf("\nWhat the calibration on the H200 found (wavefronts ld/st; each cell a measured row,\n"
+           "but the 1- and 2-byte cells of the last two rows, which are the model's):\n");
     printf("%-52s |", "");
     for (int w = 0; w < N_WIDTHS; ++w) printf(" %5d B |", WIDTHS[w]);
     printf("\n");

@@ -5,7 +5,8 @@
  * XOR (row * 32 + (col ^ row)). One kernel (common/tile_transpose.cuh) writes it by rows and
  * reads it by columns in each layout; the outputs must be identical. Then shapes beyond 32 x 32:
  * 64 x 32, 32 x 64, a 16-word-wide tile where the textbook col ^ row still conflicts (and its
- * fix), and 16-bit elements accessed in pairs.
+ * fix), 16-bit elements accessed in pairs, and a tile stored by float4 rows and read by float
+ * columns, which padding cannot serve.
  *
  * File layout: variants, lesson tables, summary, main. */
 #include "check.h"
@@ -27,7 +28,7 @@
 static const course_cli CLI = {
     "03_xor_swizzle",
     "XOR swizzle: one 32x32 tile in the plain, padded and XOR layouts through one index\n"
-    "function, then 64x32, 32x64, a 16-word-wide tile and 16-bit pairs.",
+    "function, then 64x32, 32x64, a 16-word-wide tile, 16-bit pairs and float4 rows.",
     "column-read loop iterations per thread",
     4000,
     15,

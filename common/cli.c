@@ -159,10 +159,10 @@ int course_parse_args(const course_cli* cli, int argc, char** argv, course_args*
             *switches[k] = 1;
             continue;
         }
-        /* A value that is a flag means the value was forgotten: "--csv --check". */
+        /* A value that looks like a flag means the value was forgotten: "--csv --check",
+         * "--csv -h". No file, variant or number of the course starts with '-'. */
         const char* v = i + 1 < argc ? argv[++i] : NULL;
-        if (!v || !*v || !strncmp(v, "--", 2))
-            return course_usage_error(cli, "%s needs a value", f);
+        if (!v || !*v || v[0] == '-') return course_usage_error(cli, "%s needs a value", f);
         if (k == F_CSV) {
             const char* why = csv_unwritable(v);
             if (why) return course_usage_error(cli, "--csv %s: the file %s", v, why);

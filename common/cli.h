@@ -1,10 +1,10 @@
 /* The command line every chapter program shares (CONTRIBUTING.md, section 3):
  *   NN_topic [--check] [--bench] [--csv FILE] [--size N] [--reps N] [--seed N] [--variant NAME]
  *            [--list] [--help]
- * Parsing is strict: an unknown or repeated flag, a missing value (or one that is itself a
- * flag), a number with anything but digits or above the program's limit, --check or --list with
- * --csv, and a --csv file that could not be written are usage errors (exit 2), found before any
- * GPU work. */
+ * Parsing is strict: an unknown or repeated flag, a missing value (or one starting with -, a
+ * forgotten value), a number with anything but digits or above the program's limit, --check
+ * or --list with --csv, and a --csv file that could not be written are usage errors (exit 2),
+ * found before any GPU work. */
 #ifndef COURSE_CLI_H
 #define COURSE_CLI_H
 

@@ -19,10 +19,10 @@
  *               to global memory, coalesced                          (a column access)
  *   3. loop:    `iters` times, every lane reads columns 0..tile_unroll-1 of its row
  *               (a shared-memory-bound loop of column accesses: what the benchmark times)
- * Why load first: storing each element right after its own load, the 16-byte row stores of
- * this kernel counted 2-15% more wavefronts than the model; loaded first, within 2%. Stores of
- * values that come from no global load at all match the model exactly (common/calibration/
- * README.md, "Stores in a full kernel").
+ * Stores of values loaded from global memory can count a few wavefronts more than the model
+ * (this kernel's 16-byte row stores: at most 1.8%; storing each element right after its load,
+ * as an earlier version did, 2-15%); stores of values computed in registers match it exactly
+ * (common/calibration/README.md, "Stores in a full kernel").
  * Every column of a layout has the same bank pattern, and so has every row store (checked by
  * tile_model_of), so one model prediction covers all loads of a variant, and one all stores. */
 #ifndef COURSE_TILE_TRANSPOSE_CUH
@@ -41,8 +41,9 @@ enum {
     TILE_LOOP_BYTES = 32    /* bytes each thread loads per loop iteration */
 };
 
-/* Independent column loads per thread per loop iteration: 8 of 4 bytes, 4 of 8, 2 of 16. Every
- * width then asks for 8 conflict-free wavefronts per warp and iteration, and 16-byte loads stay
+/* Independent column loads per thread per loop iteration: 32 bytes of them, 16 of 2 bytes, 8 of
+ * 4, 4 of 8, 2 of 16: every width from 4 bytes up asks for 8 conflict-free wavefronts per warp
+ * and iteration (2 bytes: 16, a 2-byte load being 1 wavefront too), and 16-byte loads stay
  * within the 32 registers a thread has at 64 warps per SM. */
 __host__ __device__ constexpr unsigned tile_unroll(unsigned elem_bytes) {
     return TILE_LOOP_BYTES / elem_bytes;

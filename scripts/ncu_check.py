@@ -9,10 +9,10 @@ The CSV's `launches` column says how many profiled launches belong to each row, 
 
 "Match": never fewer wavefronts than the model, and at most a tolerance more. An isolated
 instruction measures exactly what the model says (the calibration holds every row exactly), and
-so do the loads of every benchmark kernel. Stores are exact too unless global loads are in
-flight on the SM: then a 16-byte row store of a padded tile counts up to 13% more wavefronts
-(the store experiment, common/calibration/README.md: 4.000 per store with the values computed
-in registers, 4.03 to 4.52 with them loaded from global memory, whether or not a barrier
+so do the loads of every benchmark kernel. Stores are exact too unless the stored values were
+loaded from global memory: then a 16-byte row store of a padded tile can count up to 13% more
+wavefronts (the store experiment, common/calibration/README.md: 4.000 per store with the values
+computed in registers, 4.03 to 4.52 with them loaded from global memory, whether or not a barrier
 separates the loads from the stores; H200, 2026-11-30). So loads are held within 1% and stores
 within 15%; every layout of the course still differs from its neighbours by 2x or more.
 Exit codes: 0 agree, 1 disagree, 77 skipped (no ncu or no GPU).

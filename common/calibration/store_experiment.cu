@@ -5,8 +5,8 @@
  * per SM as in tile_transpose; each warp stores rows, lane = column (the model: 4 wavefronts per
  * store at every pad). The stored values come three ways:
  *   direct     each store right after its own global load (tile_transpose before 2026-11-30);
- *   staged     all of a thread's global loads first, then a barrier, then the stores (as
- *              tile_transpose does now);
+ *   staged     all of a thread's global loads first, then a barrier, then the stores
+ *              (tile_transpose's order now);
  *   registers  no global load at all: values computed from the indices.
  * Nsight Compute counts the store wavefronts per store instruction of each launch
  * (calibrate.py stores runs it); the program prints one line per launch: mode, pad, model. */

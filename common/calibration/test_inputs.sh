@@ -13,8 +13,9 @@ rejects() { # description command...
   local what=$1; shift
   count=$((count + 1))
   "$@" >"$tmp/out" 2>&1; local rc=$?
-  if [ $rc -eq 0 ] || [ $rc -eq 77 ]; then
-    echo "FAILED: $what accepted (exit $rc): $(head -c 200 "$tmp/out")"; fails=$((fails + 1))
+  # A rejection is a message and exit 1 or 2: not success, not a skip, not a crash.
+  if [ $rc -ne 1 ] && [ $rc -ne 2 ]; then
+    echo "FAILED: $what: exit $rc, want 1 or 2: $(head -c 200 "$tmp/out")"; fails=$((fails + 1))
   fi
 }
 

@@ -51,22 +51,33 @@ static void textbook_cases(void) {
     }
 }
 
-/* Lines of the pattern file that are patterns (not comments). */
-static int count_patterns(const char* path) {
+/* The pattern file's lines (not comments), each "name op width mask o0..o31". */
+enum { MAX_PATTERNS = 4096 };
+static char patterns[MAX_PATTERNS][1024];
+
+static int read_patterns(const char* path) {
     FILE* f = fopen(path, "r");
     EXPECT(f != NULL, "cannot open %s", path);
     if (!f) return -1;
-    char line[2048];
     int n = 0;
-    while (fgets(line, sizeof line, f)) n += line[0] != '#' && line[0] != '\n';
+    while (n < MAX_PATTERNS && fgets(patterns[n], sizeof patterns[n], f))
+        n += patterns[n][0] != '#' && patterns[n][0] != '\n';
     fclose(f);
     EXPECT(n > 0, "%s holds no pattern", path);
     return n;
 }
 
+/* The row as a pattern line would write it: "name op width mask o0 .. o31". */
+static void as_pattern(const char* name, const char* op, const smem_access* a, char* out,
+                       size_t len) {
+    int used = snprintf(out, len, "%s %s %u %08x", name, op, a->width, a->mask);
+    for (int i = 0; i < SMEM_WARP && used > 0 && (size_t)used < len; ++i)
+        used += snprintf(out + used, len - (size_t)used, " %u", a->offset[i]);
+}
+
 /* Each row: name,op,width,mask,wavefronts,instructions,offsets (space-separated). The table
- * must hold every pattern of the pattern file. */
-static void calibration_table(const char* path, int patterns) {
+ * must hold exactly the pattern file's patterns, in its order. */
+static void calibration_table(const char* path, int n_patterns) {
     FILE* f = fopen(path, "r");
     EXPECT(f != NULL, "cannot open %s", path);
     if (!f) return;
@@ -95,6 +106,12 @@ static void calibration_table(const char* path, int patterns) {
         EXPECT(ok, "unreadable row: %s", line);
         if (!ok) continue;
         a.op = strcmp(op, "store") ? SMEM_LOAD : SMEM_STORE;
+        char want[1024];
+        as_pattern(name, op, &a, want, sizeof want);
+        EXPECT(rows < n_patterns && !strncmp(patterns[rows], want, strlen(want)) &&
+                   strspn(patterns[rows] + strlen(want), " \r\n") ==
+                       strlen(patterns[rows] + strlen(want)),
+               "row %d is not pattern %d of the pattern file: %s", rows + 1, rows + 1, want);
         int model = smem_wavefronts(&a);
         EXPECT(instructions == 1, "%s %s: measured %d instructions", name, op, instructions);
         EXPECT(model == wavefronts, "%s %s (width %u, mask %08x): model %d, H200 measured %d", name,
@@ -103,7 +120,7 @@ static void calibration_table(const char* path, int patterns) {
     }
     fclose(f);
     EXPECT(rows > 0, "%s holds no measured row", path);
-    EXPECT(rows == patterns, "%d calibration rows for %d patterns", rows, patterns);
+    EXPECT(rows == n_patterns, "%d calibration rows for %d patterns", rows, n_patterns);
     printf("calibration: %d measured rows checked\n", rows);
 }
 
@@ -113,6 +130,6 @@ int main(int argc, char** argv) {
         return 2;
     }
     textbook_cases();
-    calibration_table(argv[1], count_patterns(argv[2]));
+    calibration_table(argv[1], read_patterns(argv[2]));
     return test_finish("test_smem_model");
 }
