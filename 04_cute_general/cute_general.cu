@@ -55,7 +55,7 @@ struct case_tile {
         tile_variant_of<T, case_tile<ROWS, COLS, UNIT, B, M, S, PADDED>>(NAME "_pad",              \
                                                                          TILE " padded"),          \
         tile_variant_of<T, case_tile<ROWS, COLS, UNIT, B, M, S, SWIZZLED>>(                        \
-            NAME "_swz", TILE " Swizzle<" #B "," #M "," #S ">")
+            NAME "_swz", TILE " Swizzle<" #B " " #M " " #S ">") /* no commas: a CSV field */
 
 /* A worked case for the lesson: the tile in elements, the access unit, the swizzle. */
 typedef struct {
@@ -92,10 +92,18 @@ static void all_variants(tile_result* r) {
         CASE_VARIANTS(uint4, "tma64", 64, 4, 16, 2, 4, 3, "bytes[64][64]"),
         CASE_VARIANTS(uint4, "tma32", 128, 2, 16, 1, 4, 3, "bytes[128][32]"),
         CASE_VARIANTS(uint4, "half_ldm", 32, 8, 8, 3, 3, 3, "half[32][64]")};
+    /* Each variant's baseline is its case's plain twin: CASE_plain. */
+    static char bases[N_CASES][32];
+    for (int c = 0; c < N_CASES; ++c)
+        snprintf(bases[c], sizeof bases[c], "%s_plain", CASES[c].name);
     for (int i = 0; i < N_VARIANTS; ++i) {
         memset(&r[i], 0, sizeof r[i]);
         r[i].v = v[i];
-        r[i].baseline = v[i / 3 * 3].name; /* the case's plain twin */
+        for (int c = 0; c < N_CASES; ++c)
+            if (!strncmp(v[i].name, CASES[c].name, strlen(CASES[c].name)) &&
+                v[i].name[strlen(CASES[c].name)] == '_')
+                r[i].baseline = bases[c];
+        if (!r[i].baseline) die("%s belongs to no worked case", v[i].name);
         tile_model_of(&r[i].v, &r[i].model);
     }
 }

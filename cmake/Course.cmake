@@ -14,7 +14,8 @@ endfunction()
 # course_chapter(<NN_topic> PROGRAM <topic.cu> TEST <test_topic.c>
 #                [NCU_KERNELS <regex> NCU_ARGS <program args...>])
 # Builds build/bin/<NN_topic> and registers the chapter's tests:
-#   cpu       usage errors exit 2; the exercise's test linked with solution.cu
+#   cpu       usage errors exit 2; --list works (and checks the CSV names); the exercise's test
+#             linked with solution.cu
 #   gpu       <NN_topic> --check
 #   sanitize  compute-sanitizer memcheck, racecheck, synccheck and initcheck over --check
 #   ncu       the benchmark kernels' shared-memory wavefronts per request equal the model's
@@ -34,6 +35,7 @@ function(course_chapter chapter)
               COMMAND ${COURSE_SCRIPTS}/expect_exit.sh 2 ${bin} --variant no_such_variant)
   course_test(NAME ${chapter}.usage_size LABELS cpu
               COMMAND ${COURSE_SCRIPTS}/expect_exit.sh 2 ${bin} --size -3)
+  course_test(NAME ${chapter}.list LABELS cpu COMMAND ${bin} --list)
   course_test(NAME ${chapter}.check LABELS gpu COMMAND ${bin} --check)
   foreach(tool memcheck racecheck synccheck initcheck)
     course_test(NAME ${chapter}.${tool} LABELS sanitize

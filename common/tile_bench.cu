@@ -221,7 +221,6 @@ int tile_run(tile_result* r, int n, const course_device* dev, int check, int ben
         unsigned long long stream = seed;
         for (const char* c = r[i].v.name; *c; ++c)
             stream = (stream ^ (unsigned char)*c) * 1099511628211ull;
-        tile_model_of(&r[i].v, &r[i].model);
         size_t wrong = check ? tile_check(&r[i].v, &stream) : 0;
         if (bench) {
             r[i].m = tile_bench(&r[i].v, dev, iters, timed_reps, &stream);
@@ -283,6 +282,11 @@ int tile_main(const tile_chapter* ch, const tile_result* all, int n_all, int arg
     course_args args;
     int rc = course_parse_args(ch->cli, argc, argv, &args);
     if (rc >= 0) return rc;
+    /* Names end up in the CSV: check them here, on any machine, not after the benchmark. */
+    for (int i = 0; i < n_all; ++i) {
+        csv_field(all[i].v.name);
+        csv_field(all[i].v.layout);
+    }
     tile_result* sel = (tile_result*)malloc((size_t)n_all * sizeof *sel);
     if (!sel) die("out of host memory");
     int n = tile_select(all, n_all, args.variant, !args.check && !args.list, sel);

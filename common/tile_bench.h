@@ -91,10 +91,10 @@ void tile_model_table(const tile_result* r, int n);
 /* --list: one line per variant, with the model's predictions. */
 void tile_list(const tile_result* r, int n);
 
-/* Runs the selected variants: the check (if check), then the benchmark (if bench, `iters` loop
- * iterations, `timed_reps` repetitions) and fills the speedups; the random tiles come from
- * `seed`, which it prints. Prints a line per failing variant; returns EXIT_OK or
- * EXIT_CHECK_FAILED. */
+/* Runs the selected variants (their model already filled in by tile_model_of): the check (if
+ * check), then the benchmark (if bench, `iters` loop iterations, `timed_reps` repetitions), and
+ * fills the speedups; the random tiles come from `seed`, which it prints. Prints a line per
+ * failing variant; returns EXIT_OK or EXIT_CHECK_FAILED. */
 int tile_run(tile_result* r, int n, const course_device* dev, int check, int bench, int iters,
              int timed_reps, unsigned long long seed);
 
