@@ -399,9 +399,7 @@ static void print_model_tables(void) {
 }
 
 static void print_summary(const course_device* dev, const measurement* m, int n) {
-    char desc[512];
-    course_device_describe(dev, desc, sizeof desc);
-    printf("\n## 01_bank_basics summary\n\n%s.\n\n", desc);
+    course_summary_header(dev, CLI.program);
     printf("| width | conflict-free B/clk/SM | of the limit | N-way points: measured slowdown / "
            "model ratio, worst |\n");
     printf("| ---: | ---: | ---: | ---: |\n");

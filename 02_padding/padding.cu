@@ -288,9 +288,7 @@ static void summary_row(const tile_result* r, int n, const char* name, const cha
 
 static void print_summary(const course_device* dev, const tile_result* r, int n,
                           const occupancy_row* occ) {
-    char desc[512];
-    course_device_describe(dev, desc, sizeof desc);
-    printf("\n## 02_padding summary\n\n%s.\n\n", desc);
+    course_summary_header(dev, CLI.program);
     printf("| column read | padded layout | against no padding | model | measured / model | ns per "
            "load |\n| --- | --- | ---: | ---: | ---: | ---: |\n");
     summary_row(r, n, "w4_pad1", "4 B");

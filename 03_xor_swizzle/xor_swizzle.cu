@@ -178,9 +178,7 @@ static void print_mixed_widths(const tile_result* all, int n) {
 /* ---------------------------------------------------------------- summary */
 
 static void print_summary(const course_device* dev, const tile_result* r, int n) {
-    char desc[512];
-    course_device_describe(dev, desc, sizeof desc);
-    printf("\n## 03_xor_swizzle summary\n\n%s.\n\n", desc);
+    course_summary_header(dev, CLI.program);
     printf("| variant | smem bytes | column read wavefronts | speedup vs plain | model | measured "
            "/ model |\n| --- | ---: | ---: | ---: | ---: | ---: |\n");
     for (int i = 0; i < n; ++i)

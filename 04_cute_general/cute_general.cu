@@ -203,9 +203,7 @@ static void lesson(const tile_result* all, int n_all) {
 /* ---------------------------------------------------------------- summary */
 
 static void print_summary(const course_device* dev, const tile_result* r, int n) {
-    char desc[512];
-    course_device_describe(dev, desc, sizeof desc);
-    printf("\n## 04_cute_general summary\n\n%s.\n\n", desc);
+    course_summary_header(dev, CLI.program);
     printf("| tile | swizzled: column read vs plain | model | padded | extra bytes of padding "
            "|\n| --- | ---: | ---: | ---: | ---: |\n");
     for (int i = 0; i < N_CASES; ++i) {

@@ -11,7 +11,6 @@
 #include "cli.h"
 #include "smem_model.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,15 +27,7 @@ static const char usage[] =
     "every active lane's offset + width must be at most 232448 bytes (227 KiB, the most shared\n"
     "memory a block can address on sm_90)\n";
 
-static int fail(const char* fmt, ...) {
-    va_list ap;
-    fprintf(stderr, "bankcalc: ");
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\n%s", usage);
-    return EXIT_USAGE;
-}
+#define fail(...) course_tool_usage_error("bankcalc", usage, __VA_ARGS__)
 
 /* "0-3,8,12-13" */
 static void print_lanes(unsigned lanes) {

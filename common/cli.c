@@ -36,6 +36,16 @@ static void print_usage(const course_cli* cli, FILE* out) {
             cli->max_size, cli->default_reps, COURSE_MAX_REPS);
 }
 
+int course_tool_usage_error(const char* tool, const char* usage, const char* fmt, ...) {
+    va_list ap;
+    fprintf(stderr, "%s: ", tool);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n%s", usage);
+    return EXIT_USAGE;
+}
+
 int course_usage_error(const course_cli* cli, const char* fmt, ...) {
     va_list ap;
     fprintf(stderr, "%s: ", cli->program);

@@ -49,6 +49,10 @@ const char* course_source_dir(void);
  * an unset seed a fresh one from the clock. */
 int course_parse_args(const course_cli* cli, int argc, char** argv, course_args* a);
 
+/* A usage error of a learner tool (bankcalc, swizzlecalc): "tool: message", then its usage, on
+ * stderr; returns EXIT_USAGE. */
+int course_tool_usage_error(const char* tool, const char* usage, const char* fmt, ...);
+
 /* A usage error found after parsing (an unknown --variant, a --size out of range): prints
  * "program: message" and the usage on stderr, returns EXIT_USAGE. */
 int course_usage_error(const course_cli* cli, const char* fmt, ...);

@@ -98,6 +98,12 @@ void course_device_describe(const course_device* d, char* buf, size_t len) {
              d->driver);
 }
 
+void course_summary_header(const course_device* d, const char* program) {
+    char desc[512];
+    course_device_describe(d, desc, sizeof desc);
+    printf("\n## %s summary\n\n%s.\n\n", program, desc);
+}
+
 void course_device_print(const course_device* d) {
     char desc[512];
     course_device_describe(d, desc, sizeof desc);

@@ -30,6 +30,10 @@ int course_device_open(course_device* d, int min_major, int min_minor, const cha
 /* "NVIDIA H200, compute capability 9.0, CUDA runtime 13.0, driver 580.159.04" */
 void course_device_describe(const course_device* d, char* buf, size_t len);
 
+/* The line "## program summary" and the device: how every lesson's summary begins (the course
+ * run copies from that line into SUMMARY.md). */
+void course_summary_header(const course_device* d, const char* program);
+
 /* Prints the description and the SM count on a line of its own: what every run starts with. */
 void course_device_print(const course_device* d);
 

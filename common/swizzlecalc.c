@@ -13,7 +13,6 @@
 #include "smem_model.h"
 #include "swizzle_tile.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,15 +26,7 @@ static const char usage[] =
     "  --elem-bytes   with --row-elems: draw a tile of R rows (default 32) of N elements, each\n"
     "                 element's bank, and the wavefronts of a column and a row read of units\n";
 
-static int fail(const char* fmt, ...) {
-    va_list ap;
-    fprintf(stderr, "swizzlecalc: ");
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\n%s", usage);
-    return EXIT_USAGE;
-}
+#define fail(...) course_tool_usage_error("swizzlecalc", usage, __VA_ARGS__)
 
 /* A whole number, optionally negative, of magnitude below 2^31. */
 static int parse_int(const char* s, int* out) {
