@@ -23,6 +23,7 @@ failed=0
 # SUMMARY.md. Returns 1 if gnuplot failed (a missing gnuplot is not a failure).
 plot() {
   local chapter=$1 csv=$2 prefix=$3 rc=0
+  if [ ! -f "$csv" ]; then echo "no plots: no results measured yet ($csv)"; return 0; fi
   if [ -z "$have_gnuplot" ]; then
     echo "no plots: gnuplot not found (install it: sudo apt-get install gnuplot-nox, or brew install gnuplot)"
     return 0
