@@ -105,6 +105,14 @@ static void all_variants(tile_result* r) {
                 r[i].baseline = bases[c];
         if (!r[i].baseline) die("%s belongs to no worked case", v[i].name);
         tile_model_of(&r[i].v, &r[i].model);
+        /* The lesson's claim, held on every run (and by the .list test): each swizzle makes its
+         * column reads and row stores ideal, and its plain twin's column reads are not. */
+        const tile_model* m = &r[i].model;
+        int swizzled = strstr(v[i].name, "_swz") != NULL, plain = !strcmp(r[i].baseline, v[i].name);
+        if (swizzled && (m->ld != m->ld_ideal || m->st != m->st_ideal))
+            die("%s: %d column, %d row wavefronts, ideal %d and %d", v[i].name, m->ld, m->st,
+                m->ld_ideal, m->st_ideal);
+        if (plain && m->ld == m->ld_ideal) die("%s is conflict-free without a swizzle", v[i].name);
     }
 }
 
