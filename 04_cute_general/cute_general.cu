@@ -123,19 +123,6 @@ static swizzle_tile tile_of(const worked_case* c, int b, int m, int s) {
     return t;
 }
 
-/* "Y..Z" over the offset's bits, top first: Y the source bits, Z the bits they change, m the
- * unit that stays. */
-static void bit_picture(int b, int m, int s, char* out, size_t len) {
-    int top = m + b + (s < 0 ? -s : s), y0 = m + (s > 0 ? s : 0), z0 = m - (s < 0 ? s : 0);
-    size_t n = 0;
-    for (int bit = top - 1; bit >= 0 && n + 1 < len; --bit)
-        out[n++] = bit >= y0 && bit < y0 + b   ? 'Y'
-                   : bit >= z0 && bit < z0 + b ? 'Z'
-                   : bit < m                   ? 'm'
-                                               : '.';
-    out[n] = '\0';
-}
-
 static void print_from_xor(void) {
     printf("Chapter 03 stored (r, c) of a 32x32 word tile at r * 32 + (c ^ r). Write the offset\n"
            "o = r * 32 + c in bits: r4..r0 c4..c0. c ^ r XORs bits 9..5 into bits 4..0:\n"
@@ -164,7 +151,7 @@ static void print_cases(void) {
         int ideal, row_ideal, p = swizzle_tile_worst(&plain, 1, &ideal);
         int s = swizzle_tile_worst(&swz, 1, &ideal), row = swizzle_tile_worst(&swz, 0, &row_ideal);
         char bits[40], sw[24];
-        bit_picture(c->b, c->m, c->s, bits, sizeof bits);
+        swizzle_bit_picture(c->b, c->m, c->s, bits, sizeof bits);
         snprintf(sw, sizeof sw, "<%d,%d,%d>", c->b, c->m, c->s);
         printf("%-30s %-15s %-12s %4u B %6d (%2d) %6d (%2d) %5d (%d)  %s\n", c->tile, sw, bits,
                c->elem_bytes * c->unit_elems, p, ideal, s, ideal, row, row_ideal, c->why);

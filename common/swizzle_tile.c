@@ -5,6 +5,17 @@
 
 #include <stdlib.h>
 
+void swizzle_bit_picture(int b, int m, int s, char* out, size_t len) {
+    int top = m + b + (s < 0 ? -s : s), y0 = m + (s > 0 ? s : 0), z0 = m - (s < 0 ? s : 0);
+    size_t n = 0;
+    for (int bit = top - 1; bit >= 0 && n + 1 < len; --bit)
+        out[n++] = bit >= y0 && bit < y0 + b   ? 'Y'
+                   : bit >= z0 && bit < z0 + b ? 'Z'
+                   : bit < m                   ? 'm'
+                                               : '.';
+    out[n] = '\0';
+}
+
 unsigned swizzle_tile_slot(const swizzle_tile* t, unsigned r, unsigned c) {
     return layout_swizzle(r * t->row_elems + c, t->b, t->m, t->s);
 }

@@ -4,6 +4,8 @@
 #ifndef COURSE_SWIZZLE_TILE_H
 #define COURSE_SWIZZLE_TILE_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -12,6 +14,10 @@ typedef struct {
     unsigned elem_bytes, unit_elems, row_elems, rows;
     int b, m, s;
 } swizzle_tile;
+
+/* The swizzle's bit picture, top bit first, into out (at least 33 bytes): Y for the bits XORed
+ * in, Z for the bits they change, m for the kept unit, . for the rest: "YYY...ZZZ". */
+void swizzle_bit_picture(int b, int m, int s, char* out, size_t len);
 
 /* Where element (r, c) is stored, in elements. */
 unsigned swizzle_tile_slot(const swizzle_tile* t, unsigned r, unsigned c);

@@ -39,14 +39,10 @@ static int parse_int(const char* s, int* out) {
 
 /* The bit picture: Y for the source bits, Z for the bits they change, m for the kept unit. */
 static void print_bits(int b, int m, int s) {
-    int top = m + b + (s < 0 ? -s : s), y0 = m + (s > 0 ? s : 0), z0 = m - (s < 0 ? s : 0);
-    printf("Swizzle<%d,%d,%d>, offset bits %d..0: ", b, m, s, top - 1);
-    for (int bit = top - 1; bit >= 0; --bit)
-        putchar(bit >= y0 && bit < y0 + b   ? 'Y'
-                : bit >= z0 && bit < z0 + b ? 'Z'
-                : bit < m                   ? 'm'
-                                            : '.');
-    printf("   (Z ^= Y; m: a unit of %u elements, kept)\n", 1u << m);
+    char bits[40];
+    swizzle_bit_picture(b, m, s, bits, sizeof bits);
+    printf("Swizzle<%d,%d,%d>, offset bits %d..0: %s   (Z ^= Y; m: a unit of %u elements, kept)\n",
+           b, m, s, (int)strlen(bits) - 1, bits, 1u << m);
 }
 
 /* One period, 2^|S| rows of 2^B units: the physical unit of each logical unit. */
