@@ -9,7 +9,7 @@ banks = csv[1:strlen(csv)-4].'_banks.csv'
 
 # Rows come in threes per case: _plain, _pad, _swz.
 is(s) = strstrt(strcol('variant'), s) > 0
-case(s) = is(s) ? column(0) / 3 : NaN
+case(s) = is(s) ? int(column(0) / 3) : NaN
 cut(s) = strcol('variant')[1:strstrt(strcol('variant'), s) - 1]
 label(x) = is('_plain') ? cut('_plain') : is('_pad') ? cut('_pad') : cut('_swz')
 
@@ -23,6 +23,8 @@ set boxwidth 0.35
 set grid ytics
 set key top right
 set xtics rotate by -30 font ',10'
+stats csv using 0 nooutput
+set xrange [-0.6:STATS_records / 3 - 0.4]
 plot csv using (int(column(0) / 3)):(NaN):xtic(label(0)) notitle, \
      '' using (case('_swz') - 0.18):'speedup' with boxes lc rgb '#377eb8' title 'swizzled, measured', \
      '' using (case('_pad') + 0.18):'speedup' with boxes lc rgb '#bbbbbb' title 'padded, measured', \
