@@ -43,7 +43,9 @@ static const course_cli CLI = {
     "width needs the same conflict-free wavefronts",
     3000,
     15,
-    1000000};
+    1000000,
+    0, /* no --shape */
+    0};
 
 /* ---------------------------------------------------------------- variants */
 

@@ -30,7 +30,9 @@ static const course_cli CLI = {
     "column-read loop iterations per thread",
     4000,
     15,
-    1000000};
+    1000000,
+    0, /* no --shape */
+    0};
 
 /* ---------------------------------------------------------------- tiles and variants */
 

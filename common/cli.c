@@ -16,24 +16,34 @@
 #include <unistd.h>
 
 static void print_usage(const course_cli* cli, FILE* out) {
+    static const char* const shapes[] = {"", "", "RxC", "MxNxK"};
+    const char* shape = cli->shape_dims == 2 || cli->shape_dims == 3 ? shapes[cli->shape_dims] : "";
     fprintf(out,
-            "usage: %s [--check] [--bench] [--csv FILE] [--size N] [--reps N] [--variant NAME]\n"
-            "       %*s [--seed N] [--list] [--help]\n"
+            "usage: %s [--check] [--bench] [--csv FILE] [--size N]%s%s%s [--reps N]\n"
+            "       %*s [--variant NAME] [--seed N] [--list] [--help]\n"
             "%s\n"
             "  (no flags)      the lesson: model tables, check of every variant, benchmark,\n"
             "                  summary\n"
             "  --check         correctness only, at small and odd sizes (what the tests run)\n"
             "  --bench         measurements only\n"
             "  --csv FILE      write the measurements to FILE (not with --check or --list)\n"
-            "  --size N        %s (default %ld, at most %ld)\n"
+            "  --size N        %s (default %ld, at most %ld)\n",
+            cli->program, *shape ? " [--shape " : "", shape, *shape ? "]" : "",
+            (int)strlen(cli->program), "", cli->summary, cli->size, cli->default_size,
+            cli->max_size);
+    if (*shape)
+        fprintf(out,
+                "  --shape %-7s the check or the benchmark at this shape only (each dimension 1\n"
+                "                  to %ld)\n",
+                shape, cli->max_dim);
+    fprintf(out,
             "  --reps N        timed repetitions per measurement (default %ld, at most %d)\n"
             "  --seed N        random seed of the check's and benchmark's inputs (default: fresh\n"
             "                  each run; every run prints it)\n"
             "  --variant NAME  run one variant only (see --list)\n"
             "  --list          list the variants and exit\n"
             "exit codes: 0 ok, 1 a check failed, 2 usage error, 77 skipped (no suitable GPU)\n",
-            cli->program, (int)strlen(cli->program), "", cli->summary, cli->size, cli->default_size,
-            cli->max_size, cli->default_reps, COURSE_MAX_REPS);
+            cli->default_reps, COURSE_MAX_REPS);
 }
 
 int course_tool_usage_error(const char* tool, const char* usage, const char* fmt, ...) {
@@ -138,9 +148,22 @@ static unsigned long long fresh_seed(void) {
 }
 
 /* The flags before F_CSV take no value. */
-enum { F_CHECK, F_BENCH, F_LIST, F_HELP, F_CSV, F_VARIANT, F_SIZE, F_REPS, F_SEED, F_COUNT };
-static const char* const flag_names[F_COUNT] = {"--check",   "--bench", "--list", "--help", "--csv",
-                                                "--variant", "--size",  "--reps", "--seed"};
+enum {
+    F_CHECK,
+    F_BENCH,
+    F_LIST,
+    F_HELP,
+    F_CSV,
+    F_VARIANT,
+    F_SIZE,
+    F_REPS,
+    F_SEED,
+    F_SHAPE,
+    F_COUNT
+};
+static const char* const flag_names[F_COUNT] = {"--check", "--bench",   "--list", "--help",
+                                                "--csv",   "--variant", "--size", "--reps",
+                                                "--seed",  "--shape"};
 
 /* --size or --reps: a whole number from 1 to max. */
 static int parse_count(const course_cli* cli, const char* flag, const char* v, long max,
@@ -150,6 +173,31 @@ static int parse_count(const course_cli* cli, const char* flag, const char* v, l
         return course_usage_error(cli, "%s needs a whole number from 1 to %ld, got '%s'", flag, max,
                                   v);
     *out = (long)n;
+    return 0;
+}
+
+/* --shape: cli->shape_dims whole numbers from 1 to cli->max_dim joined by 'x' ("4097x1023"). */
+static int parse_shape(const course_cli* cli, const char* v, long* shape) {
+    const char* form = cli->shape_dims == 3 ? "MxNxK" : "RxC";
+    char part[32];
+    const char* p = v;
+    for (int d = 0; d < cli->shape_dims; ++d) {
+        size_t n = strcspn(p, "x");
+        unsigned long long x;
+        int last = d == cli->shape_dims - 1;
+        if (n >= sizeof part || (last ? p[n] != '\0' : p[n] != 'x')) n = sizeof part;
+        if (n < sizeof part) {
+            memcpy(part, p, n);
+            part[n] = '\0';
+        }
+        if (n >= sizeof part ||
+            course_parse_unsigned(part, 10, (unsigned long long)cli->max_dim, &x) || !x)
+            return course_usage_error(
+                cli, "--shape needs %s, each a whole number from 1 to %ld, got '%s'", form,
+                cli->max_dim, v);
+        shape[d] = (long)x;
+        p += n + 1;
+    }
     return 0;
 }
 
@@ -173,7 +221,12 @@ int course_parse_args(const course_cli* cli, int argc, char** argv, course_args*
          * "--csv -h". No file, variant or number of the course starts with '-'. */
         const char* v = i + 1 < argc ? argv[++i] : NULL;
         if (!v || !*v || v[0] == '-') return course_usage_error(cli, "%s needs a value", f);
-        if (k == F_CSV) {
+        if (k == F_SHAPE) {
+            if (cli->shape_dims != 2 && cli->shape_dims != 3)
+                return course_usage_error(cli, "this program takes no --shape (see --size)");
+            if (parse_shape(cli, v, a->shape)) return EXIT_USAGE;
+            a->shape_given = 1;
+        } else if (k == F_CSV) {
             const char* why = csv_unwritable(v);
             if (why) return course_usage_error(cli, "--csv %s: the file %s", v, why);
             a->csv = v;

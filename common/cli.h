@@ -1,6 +1,7 @@
 /* The command line every chapter program shares (CONTRIBUTING.md, section 3):
- *   NN_topic [--check] [--bench] [--csv FILE] [--size N] [--reps N] [--seed N] [--variant NAME]
- *            [--list] [--help]
+ *   NN_topic [--check] [--bench] [--csv FILE] [--size N] [--shape RxC|MxNxK] [--reps N] [--seed N]
+ *            [--variant NAME] [--list] [--help]
+ * (--shape only where the chapter takes one: its matrix shape, RxC or MxNxK.)
  * Parsing is strict: an unknown or repeated flag, a missing value (or one starting with -, a
  * forgotten value), a number with anything but digits or above the program's limit, --check
  * or --list with --csv, and a --csv file that could not be written are usage errors (exit 2),
@@ -20,6 +21,8 @@ typedef struct {
     const char* variant;     /* NULL: every variant */
     unsigned long long seed; /* of the check's and benchmark's inputs: --seed, else the clock */
     int seed_given;
+    long shape[3]; /* --shape, else zeros */
+    int shape_given;
     char command_line[1024]; /* for the CSV metadata, paths under the source tree as "./..." */
 } course_args;
 
@@ -28,7 +31,9 @@ typedef struct {
     const char* summary; /* one line: what the program does */
     const char* size;    /* what --size N means here */
     long default_size, default_reps;
-    long max_size; /* the largest --size the program accepts */
+    long max_size;  /* the largest --size the program accepts */
+    int shape_dims; /* 2 (RxC), 3 (MxNxK), or 0: the program takes no --shape */
+    long max_dim;   /* the largest dimension --shape accepts */
 } course_cli;
 
 /* The largest --reps any program accepts. */

@@ -80,6 +80,8 @@ int course_device_open(course_device* d, int min_major, int min_minor, const cha
     CUDA_CHECK(cudaDeviceGetAttribute(&d->clock_khz, cudaDevAttrClockRate, 0));
     d->smem_per_sm = p.sharedMemPerMultiprocessor;
     d->smem_per_block_optin = p.sharedMemPerBlockOptin;
+    d->l2_bytes = (size_t)p.l2CacheSize;
+    d->global_mem_bytes = p.totalGlobalMem;
     CUDA_CHECK(cudaRuntimeGetVersion(&d->runtime_version));
     read_driver_release(d->driver, sizeof d->driver);
 

@@ -17,6 +17,8 @@ typedef struct {
     int clock_khz;               /* maximum SM clock */
     size_t smem_per_sm;          /* shared memory per multiprocessor */
     size_t smem_per_block_optin; /* the most one block may ask for */
+    size_t l2_bytes;             /* L2 cache: what a DRAM benchmark must outgrow */
+    size_t global_mem_bytes;     /* device memory in all */
     int runtime_version;         /* the CUDA runtime's version, e.g. 13000 */
     char driver[64];             /* the kernel driver's release, e.g. "580.159.04", or "unknown" */
 } course_device;

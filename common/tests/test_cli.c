@@ -8,7 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const course_cli CLI = {"test_cli", "A test.", "elements", 1000, 7, 5000};
+static const course_cli CLI = {"test_cli", "A test.", "elements", 1000, 7, 5000, 0, 0};
+static const course_cli SHAPED = {"test_cli", "A test.", "elements", 1000, 7, 5000, 2, 4096};
+static const course_cli* cli = &CLI; /* the program under test */
 
 /* The arguments of `line`, split on spaces, after argv[0] "test_cli". */
 static int parse(course_args* a, const char* line) {
@@ -18,7 +20,7 @@ static int parse(course_args* a, const char* line) {
     strncpy(buf, line, sizeof buf - 1);
     argv[argc++] = (char*)"test_cli";
     for (char* t = strtok(buf, " "); t && argc < 32; t = strtok(NULL, " ")) argv[argc++] = t;
-    return course_parse_args(&CLI, argc, argv, a);
+    return course_parse_args(cli, argc, argv, a);
 }
 
 /* A whole argv, NULL-terminated: for arguments that hold spaces or tabs. */
@@ -29,7 +31,7 @@ static int parse_argv(course_args* a, const char* const* args) {
         argv[argc] = (char*)args[argc];
         ++argc;
     }
-    return course_parse_args(&CLI, argc, argv, a);
+    return course_parse_args(cli, argc, argv, a);
 }
 
 static void test_parse_unsigned(void) {
@@ -90,6 +92,38 @@ static void test_csv_path(void) {
     remove(path);
 }
 
+/* --shape RxC: accepted where the program takes one, validated like --size. */
+static void test_shape(void) {
+    course_args a;
+    EXPECT(parse(&a, "--shape 3x5") == EXIT_USAGE, "--shape taken by a program without one");
+    cli = &SHAPED;
+    EXPECT(parse(&a, "--check --shape 4096x1") == -1 && a.shape_given && a.shape[0] == 4096 &&
+               a.shape[1] == 1,
+           "--shape 4096x1");
+    EXPECT(parse(&a, "--check") == -1 && !a.shape_given, "no --shape");
+    EXPECT(parse(&a, "--shape 1x4096") == -1 && a.shape[1] == 4096, "limits are inclusive");
+    const char* bad[] = {"--shape",
+                         "--shape 0x5",
+                         "--shape 5x0",
+                         "--shape 5",
+                         "--shape 5x",
+                         "--shape x5",
+                         "--shape 5x5x5",
+                         "--shape 5X5",
+                         "--shape 5*5",
+                         "--shape 4097x4097",
+                         "--shape -5x5",
+                         "--shape 5x-5",
+                         "--shape 5x5x",
+                         "--shape 0x0",
+                         "--shape 1e3x5",
+                         "--shape 3x5 --shape 3x5",
+                         "--shape 99999999999999999999999x1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
+        EXPECT(parse(&a, bad[i]) == EXIT_USAGE, "'%s' accepted", bad[i]);
+    cli = &CLI;
+}
+
 int main(void) {
     course_args a;
     test_parse_unsigned();
@@ -148,6 +182,7 @@ int main(void) {
     for (size_t i = 0; i < sizeof spaced / sizeof spaced[0]; ++i)
         EXPECT(parse_argv(&a, spaced[i]) == EXIT_USAGE, "'%s %s' accepted", spaced[i][1],
                spaced[i][2]);
+    test_shape();
     test_command_line();
     test_csv_path();
     return test_finish("test_cli");
