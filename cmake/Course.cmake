@@ -11,7 +11,7 @@ function(course_test)
   set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}" SKIP_RETURN_CODE 77)
 endfunction()
 
-# course_chapter(<NN_topic> PROGRAM <topic.cu> TEST <test_topic.c>
+# course_chapter(<NN_topic> PROGRAM <topic.cu> [sources...] TEST <test_topic.c|.cu> [sources...]
 #                [NCU_KERNELS <regex> NCU_ARGS <program args...>])
 # Builds build/bin/<NN_topic> and registers the chapter's tests:
 #   cpu       usage errors exit 2; --list works (and checks the CSV names); the exercise's test
@@ -21,8 +21,12 @@ endfunction()
 #   ncu       the benchmark kernels' shared-memory wavefronts per request equal the model's
 #   plot      plot.gp turns the committed results/h200.csv into PNGs
 #   exercise  the test linked with exercise.cu (COURSE_EXERCISES=ON)
+# A test written in CUDA (test_topic.cu) grades a kernel: it runs as `test --cpu` (label cpu:
+# what the CPU can prove, e.g. the model) and `test --gpu` (label gpu: the kernel on the GPU,
+# 77 without one), built with relocatable device code so that its kernels call the solution's
+# (or the exercise's) __device__ functions.
 function(course_chapter chapter)
-  cmake_parse_arguments(C "" "PROGRAM;TEST;NCU_KERNELS" "NCU_ARGS" ${ARGN})
+  cmake_parse_arguments(C "" "NCU_KERNELS" "PROGRAM;TEST;NCU_ARGS" ${ARGN})
   set(dir ${CMAKE_CURRENT_SOURCE_DIR})
   add_executable(${chapter} ${C_PROGRAM})
   target_link_libraries(${chapter} PRIVATE course_cuda)
@@ -52,12 +56,30 @@ function(course_chapter chapter)
                       ${CMAKE_BINARY_DIR}/plot_check/${chapter})
 
   # The exercise's test: always against the solution; against the stub when asked.
-  add_executable(test_${chapter} ${C_TEST} solution.cu)
-  target_link_libraries(test_${chapter} PRIVATE course_core)
-  course_test(NAME ${chapter}.solution LABELS cpu COMMAND test_${chapter})
+  set(gpu_graded ${C_TEST})
+  list(FILTER gpu_graded INCLUDE REGEX "\\.cu$")
+  set(kinds solution)
   if(COURSE_EXERCISES)
-    add_executable(test_${chapter}_exercise ${C_TEST} exercise.cu)
-    target_link_libraries(test_${chapter}_exercise PRIVATE course_core)
-    course_test(NAME ${chapter}.exercise LABELS exercise COMMAND test_${chapter}_exercise)
+    list(APPEND kinds exercise)
   endif()
+  foreach(kind ${kinds})
+    set(test test_${chapter})
+    set(label cpu)
+    set(gpu_label gpu)
+    if(kind STREQUAL "exercise")
+      set(test test_${chapter}_exercise)
+      set(label exercise)
+      set(gpu_label exercise)
+    endif()
+    add_executable(${test} ${C_TEST} ${kind}.cu)
+    if(gpu_graded)
+      target_link_libraries(${test} PRIVATE course_cuda)
+      set_target_properties(${test} PROPERTIES CUDA_SEPARABLE_COMPILATION ON)
+      course_test(NAME ${chapter}.${kind} LABELS ${label} COMMAND ${test} --cpu)
+      course_test(NAME ${chapter}.${kind}_gpu LABELS ${gpu_label} COMMAND ${test} --gpu)
+    else()
+      target_link_libraries(${test} PRIVATE course_core)
+      course_test(NAME ${chapter}.${kind} LABELS ${label} COMMAND ${test})
+    endif()
+  endforeach()
 endfunction()

@@ -78,6 +78,18 @@ echo "slowest tests (seconds):"
 sed -n 's/.*Test *#[0-9]*: \([^ ]*\) .*Passed *\([0-9.]*\) sec/\2 \1/p' "$out/logs/ctest.txt" |
   sort -rn | head -n 6
 
+# Chapter 05's lesson: what bounds each transpose, DRAM or the shared-memory pipe.
+if [ ${#chapters[@]} -eq 0 ] || [[ " ${chapters[*]} " == *" 05_transpose "* ]]; then
+  step "05_transpose: DRAM and shared-memory throughput per variant (ncu, 8192x8192)"
+  python3 scripts/ncu_check.py --throughput --probe build/bin/course_gpu_probe \
+    --kernels "transpose|copy_tile" -- build/bin/05_transpose --shape 8192x8192 2>&1 |
+    tee "$out/logs/05_transpose_bottleneck.txt"
+fi
+
+# Last, as it reconfigures build/ with the stubs: CI cannot run a GPU-graded exercise.
+step "exercise stubs: each exercise test must fail on its stub, here on the GPU"
+scripts/exercise_stubs_fail.sh --gpu 2>&1 | tee "$out/logs/exercises.txt"
+
 step "pack"
 mkdir -p "$out/results" "$out/plots"
 tar czf "$out/gpu_suite.tar.gz" -C "$out" logs results plots \

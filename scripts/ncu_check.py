@@ -20,6 +20,11 @@ separates the loads from the stores; H200, 2026-11-30). So loads are held within
 within 15%: far below one wavefront per request, and every layout of the course differs from
 its neighbours by 2x or more.
 Exit codes: 0 agree, 1 disagree, 77 skipped (no ncu or no GPU).
+
+--throughput: no comparison; for each row, on its last (warm) launch, what bounds the kernel:
+the DRAM bytes it moved per second (Nsight Compute's dram__bytes_{read,write}.sum over
+gpu__time_duration.sum) beside the shared-memory pipe's load, its wavefronts per SM per cycle
+(at most one: 100%). Exit 0, or 1 if the program failed.
 """
 import argparse
 import csv
@@ -34,12 +39,15 @@ LD_WF = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
 ST_WF = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
 LD_I = "smsp__sass_inst_executed_op_shared_ld.sum"
 ST_I = "smsp__sass_inst_executed_op_shared_st.sum"
+THROUGHPUT = ["dram__bytes_read.sum", "dram__bytes_write.sum", "gpu__time_duration.sum",
+              "sm__cycles_elapsed.avg"]
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--probe", required=True)
     ap.add_argument("--kernels", required=True)
+    ap.add_argument("--throughput", action="store_true")
     ap.add_argument("program", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     prog = [x for x in a.program if x != "--"]
@@ -55,7 +63,7 @@ def main():
     if probe.returncode != 0:
         print(f"course_gpu_probe failed (exit {probe.returncode}): {probe.stderr.strip()}")
         return 1
-    metrics = ",".join([LD_WF, ST_WF, LD_I, ST_I])
+    metrics = ",".join([LD_WF, ST_WF, LD_I, ST_I] + (THROUGHPUT if a.throughput else []))
     with tempfile.TemporaryDirectory() as tmp:
         out_csv = os.path.join(tmp, "bench.csv")
         report = os.path.join(tmp, "report")
@@ -71,8 +79,12 @@ def main():
                               "--print-units", "base", "--metrics", metrics],
                              capture_output=True, text=True, check=True).stdout
         with open(out_csv) as f:
-            rows = list(csv.DictReader(l for l in f if not l.startswith("#")))
-    launches = [r for r in csv.DictReader(raw.splitlines()) if r.get("ID", "").strip().isdigit()]
+            lines = f.read().splitlines()
+        rows = list(csv.DictReader(l for l in lines if not l.startswith("#")))
+        sms = next((int(l.split(":")[1].split(",")[0]) for l in lines if l.startswith("# sms:")), 0)
+    table = list(csv.DictReader(raw.splitlines()))
+    launches = [r for r in table if r.get("ID", "").strip().isdigit()]
+    units = next((r for r in table if not r.get("ID", "").strip()), {})
     launches.sort(key=lambda r: int(r["ID"]))
 
     def num(r, k):
@@ -82,6 +94,8 @@ def main():
     if want != len(launches):
         print(f"the CSV accounts for {want} launches, ncu profiled {len(launches)}")
         return 1
+    if a.throughput:
+        return throughput(rows, launches, sms, num, units)
     bad, i, worst = 0, 0, {"ld": 0.0, "st": 0.0}
     print(f"{'row':<16} {'ld wf/req':>16} {'st wf/req':>16}   (measured / model)")
     for r in rows:
@@ -108,6 +122,27 @@ def main():
     print(f"{len(rows) - bad} of {len(rows)} rows: hardware counters match the model"
           if not bad else f"{bad} rows where hardware counters and model disagree")
     return 1 if bad else 0
+
+
+def throughput(rows, launches, sms, num, units):
+    seconds = {"nsecond": 1e-9, "usecond": 1e-6, "msecond": 1e-3, "second": 1.0}[
+        units.get("gpu__time_duration.sum", "nsecond").strip()]
+    print(f"{'variant':<16} {'type':<7} {'shape':>11} {'kernel ms':>10} {'DRAM GB/s':>10} "
+          f"{'smem pipe':>10}")
+    i = 0
+    for r in rows:
+        n = int(r["launches"])
+        i += n
+        if not n:
+            continue
+        g = launches[i - 1]
+        sec = num(g, "gpu__time_duration.sum") * seconds
+        dram = (num(g, "dram__bytes_read.sum") + num(g, "dram__bytes_write.sum")) / sec / 1e9
+        pipe = (num(g, LD_WF) + num(g, ST_WF)) / sms / num(g, "sm__cycles_elapsed.avg")
+        shape = f"{r.get('rows', '?')}x{r.get('cols', '?')}"
+        print(f"{r.get('variant', '?'):<16} {r.get('type', ''):<7} {shape:>11} {sec * 1e3:10.4f} "
+              f"{dram:10.0f} {100 * pipe:9.1f}%")
+    return 0
 
 
 if __name__ == "__main__":

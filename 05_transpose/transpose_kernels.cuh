@@ -1,0 +1,238 @@
+/* Chapter 05's kernels, numbered in the order the lesson adds ideas. Each transposes the
+ * rows x cols row-major matrix `in` into the cols x rows matrix `out`, out[c][r] = in[r][c], for
+ * any shape (edges are bounds-checked), for T = float or double.
+ *
+ *   1 copy_tile_vec       not a transpose: kernel 7's tiles, threads and 16-byte accesses, each
+ *                         tile written back where it was read. The ceiling kernel 7 aims at.
+ *   2 transpose_naive_rows  reads along rows (coalesced), writes down columns: every warp's
+ *                         write touches 32 rows of out, 32 sectors for 128 useful bytes
+ *   3 transpose_naive_cols  the other way round: coalesced writes, strided reads
+ *   4-6 transpose_tile<L>  a 32 x 32 tile through shared memory, so both global sides are
+ *                         coalesced; the read-back walks a column of the tile: plain (32-way
+ *                         conflict), padded (row stride 33) or XOR (col ^ row), common/layout.h
+ *   7 transpose_vec       a TR x TC tile; each thread loads V x V micro-blocks with 16-byte loads
+ *                         (V = 4 floats, 2 doubles), transposes them in registers, stores them
+ *                         into the transposed tile with 16-byte stores, and writes whole rows
+ *                         out with 16-byte stores; Swizzle<3, log2 V, log2 TR> keeps both
+ *                         shared-memory sides conflict-free (chapter 04's procedure).
+ *
+ * Indices are 64-bit where they address the matrix (rows * cols reaches 2^32). */
+#ifndef TRANSPOSE_KERNELS_CUH
+#define TRANSPOSE_KERNELS_CUH
+
+#include "layout.h"
+
+#include <stddef.h>
+
+/* 16 bytes of T, loaded and stored as one instruction (LDG.128 / STS.128 ...). */
+template <typename T>
+struct alignas(16) pack16 {
+    T e[16 / sizeof(T)];
+};
+
+constexpr __host__ __device__ int log2_of(int x) {
+    return x <= 1 ? 0 : 1 + log2_of(x / 2);
+}
+
+/* ---------------------------------------------------------------- kernels 2-6: 32 x 32 tiles */
+
+/* The four tiled scalar kernels share their grid: 32 x 32 tiles, 32 x 8 threads, each thread
+ * four elements, rows ty, ty + 8, ty + 16, ty + 24 of its tile. */
+enum { T32 = 32, T32_ROWS_PER_PASS = 8 };
+
+template <typename T>
+__global__ void __launch_bounds__(T32* T32_ROWS_PER_PASS)
+    transpose_naive_rows(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
+    const int c = blockIdx.x * T32 + threadIdx.x;
+    for (int k = 0; k < T32; k += T32_ROWS_PER_PASS) {
+        const int r = blockIdx.y * T32 + threadIdx.y + k;
+        if (r < rows && c < cols) out[(size_t)c * rows + r] = in[(size_t)r * cols + c];
+    }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(T32* T32_ROWS_PER_PASS)
+    transpose_naive_cols(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
+    /* Lanes walk r, a row of out: the write is coalesced, the read strides by cols. */
+    const int r = blockIdx.y * T32 + threadIdx.x;
+    for (int k = 0; k < T32; k += T32_ROWS_PER_PASS) {
+        const int c = blockIdx.x * T32 + threadIdx.y + k;
+        if (r < rows && c < cols) out[(size_t)c * rows + r] = in[(size_t)r * cols + c];
+    }
+}
+
+/* Lane tx writes tile row ty + k at column tx (a row store, conflict-free in every layout),
+ * then reads tile column ty + k at row tx (a column read: the layout decides the conflicts). */
+template <typename T, layout_kind L>
+__global__ void __launch_bounds__(T32* T32_ROWS_PER_PASS)
+    transpose_tile(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
+    __shared__ T tile[T32 * (T32 + 1)];
+    const int r0 = blockIdx.y * T32, c0 = blockIdx.x * T32, tx = threadIdx.x, ty = threadIdx.y;
+    for (int k = 0; k < T32; k += T32_ROWS_PER_PASS)
+        if (r0 + ty + k < rows && c0 + tx < cols)
+            tile[layout_index(ty + k, tx, L)] = in[(size_t)(r0 + ty + k) * cols + c0 + tx];
+    __syncthreads();
+    for (int k = 0; k < T32; k += T32_ROWS_PER_PASS)
+        if (c0 + ty + k < cols && r0 + tx < rows)
+            out[(size_t)(c0 + ty + k) * rows + r0 + tx] = tile[layout_index(tx, ty + k, L)];
+}
+
+/* ---------------------------------------------------------------- kernels 1 and 7: vectors */
+
+/* Kernel 7's geometry, at compile time. */
+template <typename T, int TR, int TC, int NT>
+struct vec_tile {
+    static constexpr int V = 16 / sizeof(T); /* elements per 16-byte access */
+    static constexpr int UR = TR / V;        /* micro-block rows = units per row of S */
+    static constexpr int UC = TC / V;        /* micro-block columns */
+    static constexpr int MB = UR * UC / NT;  /* micro-blocks per thread */
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "4- or 8-byte elements");
+    static_assert(UR >= 8 && UC >= 1 && MB >= 1 && MB * NT == UR * UC && NT % 32 == 0,
+                  "rows of S of 8 units or more; whole micro-blocks per thread");
+    static_assert(TR * TC * sizeof(T) <= 48 * 1024, "static shared memory: 48 KiB at most");
+};
+
+/* S, the transposed tile (TC rows of TR elements), under Swizzle<3, log2 V, log2 TR>:
+ *   offset = row * TR + col:   row bits | col bits, the low log2 V of them inside a unit
+ *   ZZZ = the unit's 3 low bits (bits log2 V ..), YYY = S's row bits log2 V .. log2 V + 2.
+ * A quarter-warp's 16-byte stores write rows V*b + j for 8 consecutive b, one unit column: the
+ * row bits that differ are exactly YYY, so their units land on 8 different 16-byte bank
+ * groups (float, TR = 64: rows 0, 4, .., 28 -> units 0 ^ 0 .. 0 ^ 7 of their lines). Along a
+ * row, 8 consecutive units stay a permutation of one 128-byte line: loads conflict-free too. */
+template <typename T, int TR>
+struct vec_swizzle {
+    __host__ __device__ unsigned operator()(unsigned row, unsigned col) const {
+        return layout_swizzle(row * TR + col, 3, log2_of(16 / sizeof(T)), log2_of(TR));
+    }
+};
+
+/* The same tile unswizzled, to measure what the swizzle buys: a quarter-warp's stores then
+ * hit rows 4b + j of one unit column, rows 256 bytes apart (float, TR = 64): one bank group. */
+template <int TR>
+struct vec_unswizzled {
+    __host__ __device__ unsigned operator()(unsigned row, unsigned col) const {
+        return row * TR + col;
+    }
+};
+
+/* Thread t's k-th micro-block: rows r0 + V*a .. + V-1, columns c0 + V*b .. + V-1 of the input. */
+template <typename T, int TR, int TC, int NT>
+__device__ void micro_block(int k, int* a, int* b) {
+    const int m = threadIdx.x + k * NT;
+    *a = m / vec_tile<T, TR, TC, NT>::UC;
+    *b = m % vec_tile<T, TR, TC, NT>::UC;
+}
+
+/* Whole 16-byte vectors only when every row of in and of out starts 16-byte aligned; then a
+ * vector is either wholly inside the matrix or wholly outside. Other shapes take the scalar
+ * path, the same tile element by element. */
+template <typename T>
+__device__ bool vectors_fit(int rows, int cols) {
+    constexpr int V = 16 / sizeof(T);
+    return rows % V == 0 && cols % V == 0;
+}
+
+template <typename T, int TR, int TC, int NT>
+__global__ void __launch_bounds__(NT)
+    copy_tile_vec(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
+    typedef vec_tile<T, TR, TC, NT> G;
+    const int r0 = blockIdx.y * TR, c0 = blockIdx.x * TC;
+    if (vectors_fit<T>(rows, cols)) {
+        pack16<T> v[G::MB][G::V];
+#pragma unroll
+        for (int k = 0; k < G::MB; ++k) {
+            int a, b;
+            micro_block<T, TR, TC, NT>(k, &a, &b);
+            const int c = c0 + G::V * b;
+#pragma unroll
+            for (int i = 0; i < G::V; ++i) {
+                const int r = r0 + G::V * a + i;
+                if (r < rows && c < cols)
+                    v[k][i] = *reinterpret_cast<const pack16<T>*>(in + (size_t)r * cols + c);
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < G::MB; ++k) {
+            int a, b;
+            micro_block<T, TR, TC, NT>(k, &a, &b);
+            const int c = c0 + G::V * b;
+#pragma unroll
+            for (int i = 0; i < G::V; ++i) {
+                const int r = r0 + G::V * a + i;
+                if (r < rows && c < cols)
+                    *reinterpret_cast<pack16<T>*>(out + (size_t)r * cols + c) = v[k][i];
+            }
+        }
+    } else {
+        for (int e = threadIdx.x; e < TR * TC; e += NT) {
+            const int r = r0 + e / TC, c = c0 + e % TC;
+            if (r < rows && c < cols) out[(size_t)r * cols + c] = in[(size_t)r * cols + c];
+        }
+    }
+}
+
+template <typename T, int TR, int TC, int NT, typename Slot>
+__global__ void __launch_bounds__(NT)
+    transpose_vec(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
+    typedef vec_tile<T, TR, TC, NT> G;
+    constexpr int V = G::V;
+    __shared__ pack16<T> units[TR * TC / V];
+    T* const s = units[0].e;
+    const Slot slot;
+    const int r0 = blockIdx.y * TR, c0 = blockIdx.x * TC;
+    if (vectors_fit<T>(rows, cols)) {
+        /* Phase 1: all loads first (MB * V 16-byte loads in flight per thread), then the
+         * register transposes and the stores into S. */
+        pack16<T> v[G::MB][V];
+#pragma unroll
+        for (int k = 0; k < G::MB; ++k) {
+            int a, b;
+            micro_block<T, TR, TC, NT>(k, &a, &b);
+            const int c = c0 + V * b;
+#pragma unroll
+            for (int i = 0; i < V; ++i) {
+                const int r = r0 + V * a + i;
+                if (r < rows && c < cols)
+                    v[k][i] = *reinterpret_cast<const pack16<T>*>(in + (size_t)r * cols + c);
+                else
+                    v[k][i] = pack16<T>{}; /* never written out: its place in out is outside */
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < G::MB; ++k) {
+            int a, b;
+            micro_block<T, TR, TC, NT>(k, &a, &b);
+#pragma unroll
+            for (int j = 0; j < V; ++j) {
+                pack16<T> t; /* column j of the micro-block: row V*b + j of S */
+#pragma unroll
+                for (int i = 0; i < V; ++i) t.e[i] = v[k][i].e[j];
+                *reinterpret_cast<pack16<T>*>(s + slot(V * b + j, V * a)) = t;
+            }
+        }
+        __syncthreads();
+        /* Phase 2: S row by row, unit q = t + k * NT: row q / UR, unit q % UR; out row
+         * c0 + row, columns r0 + V * unit .. + V-1. */
+#pragma unroll
+        for (int k = 0; k < G::MB * V; ++k) {
+            const int q = threadIdx.x + k * NT, row = q / G::UR, col = V * (q % G::UR);
+            if (c0 + row < cols && r0 + col < rows)
+                *reinterpret_cast<pack16<T>*>(out + (size_t)(c0 + row) * rows + r0 + col) =
+                    *reinterpret_cast<const pack16<T>*>(s + slot(row, col));
+        }
+    } else {
+        for (int e = threadIdx.x; e < TR * TC; e += NT) {
+            const int r = e / TC, c = e % TC;
+            if (r0 + r < rows && c0 + c < cols)
+                s[slot(c, r)] = in[(size_t)(r0 + r) * cols + c0 + c];
+        }
+        __syncthreads();
+        for (int e = threadIdx.x; e < TR * TC; e += NT) {
+            const int row = e / TR, col = e % TR;
+            if (c0 + row < cols && r0 + col < rows)
+                out[(size_t)(c0 + row) * rows + r0 + col] = s[slot(row, col)];
+        }
+    }
+}
+
+#endif

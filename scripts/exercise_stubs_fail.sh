@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# exercise_stubs_fail.sh [--gpu]: builds the exercises preset (every chapter against its
+# exercise.cu stub) and proves that every exercise test fails on its stub, so that no exercise
+# can be passed by doing nothing. A test that skips (77: it needs a GPU) is noted; with --gpu
+# (on a GPU machine) a skip is a failure, since there the proof is owed.
+# Exit 0 when every stub fails its test.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+gpu=0
+[ "${1:-}" = "--gpu" ] && gpu=1
+cmake --preset exercises >/dev/null || exit 1
+cmake --build --preset exercises -j "$(nproc)" >/dev/null || { echo "exercises preset: build failed"; exit 1; }
+mapfile -t exercises < <(ctest --preset exercises -N | sed -n 's/^ *Test *#[0-9]*: \(.*\)$/\1/p')
+[ ${#exercises[@]} -gt 0 ] || { echo "no exercise tests registered"; exit 1; }
+bad=0
+for t in "${exercises[@]}"; do
+  out=$(ctest --test-dir build -R "^${t//./\\.}\$" 2>&1 || true)
+  if grep -q "Passed" <<<"$out"; then
+    echo "FAIL: $t passes on the stub: the exercise could be passed by doing nothing"; bad=1
+  elif grep -q "Skipped\|Not Run" <<<"$out"; then
+    if [ $gpu -eq 1 ]; then
+      echo "FAIL: $t skipped on a GPU machine: its stub is not proven to fail"; bad=1
+    else
+      echo "note: $t skipped here (needs a GPU); its stub cannot be proven to fail on this machine"
+    fi
+  else
+    echo "ok: $t fails on the stub"
+  fi
+done
+echo "${#exercises[@]} exercise tests: $([ $bad -eq 0 ] && echo "every stub fails" || echo "NOT all stubs fail")"
+exit $bad
