@@ -69,15 +69,32 @@ static void launch_t32(const void* in, void* out, int rows, int cols) {
                                                                        cols);
 }
 
-template <typename T, int TR, int TC, int NT, typename Slot>
+template <typename T, int TR, int TC, int NT, typename Slot, bool STREAM>
 static void launch_vec(const void* in, void* out, int rows, int cols) {
-    transpose_vec<T, TR, TC, NT, Slot>
+    transpose_vec<T, TR, TC, NT, Slot, STREAM>
         <<<grid_of(rows, cols, TR, TC), NT>>>((const T*)in, (T*)out, rows, cols);
 }
 
-template <typename T, int TR, int TC, int NT>
+/* As many blocks as the GPU holds at once (or one per tile, if fewer). */
+template <typename T, int TR, int TC, int NT, typename Slot, bool STREAM>
+static void launch_vec_pipelined(const void* in, void* out, int rows, int cols) {
+    static int resident; /* blocks the GPU holds at once: asked once per kernel */
+    if (!resident) {
+        int per_sm, sms;
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &per_sm, transpose_vec_pipelined<T, TR, TC, NT, Slot, STREAM>, NT, 0));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+        resident = per_sm * sms;
+    }
+    const long tiles = (long)((rows + TR - 1) / TR) * ((cols + TC - 1) / TC);
+    transpose_vec_pipelined<T, TR, TC, NT, Slot, STREAM>
+        <<<(unsigned)(tiles < resident ? tiles : resident), NT>>>((const T*)in, (T*)out, rows,
+                                                                  cols);
+}
+
+template <typename T, int TR, int TC, int NT, bool STREAM>
 static void launch_copy(const void* in, void* out, int rows, int cols) {
-    copy_tile_vec<T, TR, TC, NT>
+    copy_tile_vec<T, TR, TC, NT, STREAM>
         <<<grid_of(rows, cols, TR, TC), NT>>>((const T*)in, (T*)out, rows, cols);
 }
 
@@ -99,36 +116,48 @@ constexpr bool vec_fits() {
            TR * TC * sizeof(T) <= 48 * 1024;
 }
 
-/* Kernel 7 (or, copy, kernel 1) for T, swizzled or not, if the tile fits. */
-template <typename T, int TR, int TC, int NT, bool SWIZZLED>
-static void set_vec(variant* v, int t, int copy) {
+/* How a kernel-7 variant is built: COPY is kernel 1 at the same tile; UNSWIZZLED drops the
+ * swizzle; PIPELINED walks tiles from resident blocks; STREAM marks global accesses evict-first. */
+enum { COPY = 1, UNSWIZZLED = 2, PIPELINED = 4, STREAM = 8 };
+
+/* Kernel 7 (or 1) for T, if the tile fits. */
+template <typename T, int TR, int TC, int NT, int F>
+static void set_vec(variant* v, int t) {
     if constexpr (vec_fits<T, TR, TC, NT>()) {
+        constexpr bool stream = F & STREAM;
         typedef
-            typename std::conditional<SWIZZLED, vec_swizzle<T, TR>, vec_unswizzled<TR>>::type Slot;
-        v->launch[t] = copy ? launch_copy<T, TR, TC, NT> : launch_vec<T, TR, TC, NT, Slot>;
-        v->kernel[t] = copy ? (const void*)copy_tile_vec<T, TR, TC, NT>
-                            : (const void*)transpose_vec<T, TR, TC, NT, Slot>;
-        if (!copy) {
-            vec_geometry g = {(unsigned)sizeof(T), TR, TC, NT};
-            if (vec_model(&g, host_slot<Slot>, &v->model[t])) die("%s: misaligned", v->name);
-            v->modelled = 1;
+            typename std::conditional<F & UNSWIZZLED, vec_unswizzled<TR>, vec_swizzle<T, TR>>::type
+                Slot;
+        if constexpr (F & COPY) {
+            v->launch[t] = launch_copy<T, TR, TC, NT, stream>;
+            v->kernel[t] = (const void*)copy_tile_vec<T, TR, TC, NT, stream>;
+            return;
+        } else if constexpr (F & PIPELINED) {
+            v->launch[t] = launch_vec_pipelined<T, TR, TC, NT, Slot, stream>;
+            v->kernel[t] = (const void*)transpose_vec_pipelined<T, TR, TC, NT, Slot, stream>;
+        } else {
+            v->launch[t] = launch_vec<T, TR, TC, NT, Slot, stream>;
+            v->kernel[t] = (const void*)transpose_vec<T, TR, TC, NT, Slot, stream>;
         }
+        vec_geometry g = {(unsigned)sizeof(T), TR, TC, NT};
+        if (vec_model(&g, host_slot<Slot>, &v->model[t])) die("%s: misaligned", v->name);
+        v->modelled = 1;
     }
 }
 
-template <int TR, int TC, int NT, bool SWIZZLED = true>
-static variant vec_variant(const char* name, const char* adds, int copy, int sweep) {
+template <int TR, int TC, int NT, int F = 0>
+static variant vec_variant(const char* name, const char* adds, int sweep) {
     variant v;
     memset(&v, 0, sizeof v);
     v.name = name;
     v.adds = adds;
-    v.transposes = !copy;
+    v.transposes = !(F & COPY);
     v.sweep = sweep;
     v.tile_rows = TR;
     v.tile_cols = TC;
     v.threads = NT;
-    set_vec<float, TR, TC, NT, SWIZZLED>(&v, FLOAT, copy);
-    set_vec<double, TR, TC, NT, SWIZZLED>(&v, DOUBLE, copy);
+    set_vec<float, TR, TC, NT, F>(&v, FLOAT);
+    set_vec<double, TR, TC, NT, F>(&v, DOUBLE);
     return v;
 }
 
@@ -159,8 +188,9 @@ static variant t32_variant(const char* name, const char* adds, tile32_slot_fn sl
 #define VEC_TR 64
 #define VEC_TC 64
 #define VEC_NT 256
+#define VEC_F  0 /* PIPELINED, STREAM, as the sweep found best */
 
-enum { N_MAIN = 9, N_SWEEP = 9, N_VARIANTS = N_MAIN + N_SWEEP };
+enum { N_MAIN = 9, N_SWEEP = 14, N_VARIANTS = N_MAIN + N_SWEEP };
 
 static void all_variants(variant* v) {
     int n = 0;
@@ -171,8 +201,8 @@ static void all_variants(variant* v) {
     memcpy_v.launch[FLOAT] = launch_memcpy<float>;
     memcpy_v.launch[DOUBLE] = launch_memcpy<double>;
     v[n++] = memcpy_v;
-    v[n++] = vec_variant<VEC_TR, VEC_TC, VEC_NT>(
-        "copy", "kernel 1: vec's tiles, threads and 16-byte accesses, no transpose", 1, 0);
+    v[n++] = vec_variant<VEC_TR, VEC_TC, VEC_NT, COPY | VEC_F>(
+        "copy", "kernel 1: vec's tiles, threads and 16-byte accesses, no transpose", 0);
     v[n++] = t32_variant<transpose_naive_rows<float>, transpose_naive_rows<double>>(
         "naive_rows", "kernel 2: reads along rows (coalesced), writes down columns", NULL);
     v[n++] = t32_variant<transpose_naive_cols<float>, transpose_naive_cols<double>>(
@@ -186,20 +216,25 @@ static void all_variants(variant* v) {
             t32_slot<LAYOUT_PADDED>);
     v[n++] = t32_variant<transpose_tile<float, LAYOUT_XOR>, transpose_tile<double, LAYOUT_XOR>>(
         "tile_xor", "kernel 6: col ^ row, no padding (chapter 03)", t32_slot<LAYOUT_XOR>);
-    v[n++] = vec_variant<VEC_TR, VEC_TC, VEC_NT, false>(
-        "vec_unswizzled", "kernel 7 without its swizzle: what the conflicts cost here", 0, 0);
-    v[n++] = vec_variant<VEC_TR, VEC_TC, VEC_NT>(
-        "vec", "kernel 7: 16-byte accesses, register transposes, Swizzle<3,log2 V,log2 TR>", 0, 0);
+    v[n++] = vec_variant<VEC_TR, VEC_TC, VEC_NT, UNSWIZZLED | VEC_F>(
+        "vec_unswizzled", "kernel 7 without its swizzle: what the conflicts cost here", 0);
+    v[n++] = vec_variant<VEC_TR, VEC_TC, VEC_NT, VEC_F>(
+        "vec", "kernel 7: 16-byte accesses, register transposes, Swizzle<3,log2 V,log2 TR>", 0);
     /* The sweep: kernel 7 at the other tiles and block sizes (vec is the tenth). */
-    v[n++] = vec_variant<32, 32, 64>("vec_32x32_t64", "sweep", 0, 1);
-    v[n++] = vec_variant<32, 64, 128>("vec_32x64_t128", "sweep", 0, 1);
-    v[n++] = vec_variant<64, 32, 128>("vec_64x32_t128", "sweep", 0, 1);
-    v[n++] = vec_variant<64, 64, 128>("vec_64x64_t128", "sweep", 0, 1);
-    v[n++] = vec_variant<32, 128, 256>("vec_32x128_t256", "sweep", 0, 1);
-    v[n++] = vec_variant<128, 32, 256>("vec_128x32_t256", "sweep", 0, 1);
-    v[n++] = vec_variant<64, 128, 256>("vec_64x128_t256", "sweep", 0, 1);
-    v[n++] = vec_variant<128, 64, 256>("vec_128x64_t256", "sweep", 0, 1);
-    v[n++] = vec_variant<64, 128, 512>("vec_64x128_t512", "sweep", 0, 1);
+    v[n++] = vec_variant<32, 32, 64>("vec_32x32_t64", "sweep", 1);
+    v[n++] = vec_variant<32, 64, 128>("vec_32x64_t128", "sweep", 1);
+    v[n++] = vec_variant<64, 32, 128>("vec_64x32_t128", "sweep", 1);
+    v[n++] = vec_variant<64, 64, 128>("vec_64x64_t128", "sweep", 1);
+    v[n++] = vec_variant<32, 128, 256>("vec_32x128_t256", "sweep", 1);
+    v[n++] = vec_variant<128, 32, 256>("vec_128x32_t256", "sweep", 1);
+    v[n++] = vec_variant<64, 128, 256>("vec_64x128_t256", "sweep", 1);
+    v[n++] = vec_variant<128, 64, 256>("vec_128x64_t256", "sweep", 1);
+    v[n++] = vec_variant<64, 128, 512>("vec_64x128_t512", "sweep", 1);
+    v[n++] = vec_variant<64, 64, 256, STREAM>("vec_64x64_t256_cs", "sweep", 1);
+    v[n++] = vec_variant<64, 64, 256, PIPELINED>("vec_64x64_t256_pipe", "sweep", 1);
+    v[n++] = vec_variant<64, 64, 256, PIPELINED | STREAM>("vec_64x64_t256_pipe_cs", "sweep", 1);
+    v[n++] = vec_variant<64, 128, 512, PIPELINED>("vec_64x128_t512_pipe", "sweep", 1);
+    v[n++] = vec_variant<32, 64, 128, PIPELINED>("vec_32x64_t128_pipe", "sweep", 1);
     if (n != N_VARIANTS) die("%d variants, expected %d", n, N_VARIANTS);
 }
 

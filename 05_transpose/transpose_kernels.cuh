@@ -80,8 +80,9 @@ __global__ void __launch_bounds__(T32* T32_ROWS_PER_PASS)
 /* ---------------------------------------------------------------- kernels 1 and 7: vectors */
 
 /* Kernel 7's geometry, at compile time. */
-template <typename T, int TR, int TC, int NT>
+template <typename T, int TR_, int TC_, int NT_>
 struct vec_tile {
+    static constexpr int TR = TR_, TC = TC_, NT = NT_;
     static constexpr int V = 16 / sizeof(T); /* elements per 16-byte access */
     static constexpr int UR = TR / V;        /* micro-block rows = units per row of S */
     static constexpr int UC = TC / V;        /* micro-block columns */
@@ -115,12 +116,29 @@ struct vec_unswizzled {
     }
 };
 
-/* Thread t's k-th micro-block: rows r0 + V*a .. + V-1, columns c0 + V*b .. + V-1 of the input. */
-template <typename T, int TR, int TC, int NT>
-__device__ void micro_block(int k, int* a, int* b) {
-    const int m = threadIdx.x + k * NT;
-    *a = m / vec_tile<T, TR, TC, NT>::UC;
-    *b = m % vec_tile<T, TR, TC, NT>::UC;
+/* 16 bytes from global memory and back. STREAM marks them evict-first (ld/st.global.cs): each
+ * byte is touched once, so there is no point in keeping it in L2. */
+template <typename T, bool STREAM>
+__device__ pack16<T> load16(const T* p) {
+    if constexpr (STREAM) {
+        const uint4 u = __ldcs(reinterpret_cast<const uint4*>(p));
+        pack16<T> v;
+        memcpy(&v, &u, 16);
+        return v;
+    } else {
+        return *reinterpret_cast<const pack16<T>*>(p);
+    }
+}
+
+template <typename T, bool STREAM>
+__device__ void store16(T* p, const pack16<T>& v) {
+    if constexpr (STREAM) {
+        uint4 u;
+        memcpy(&u, &v, 16);
+        __stcs(reinterpret_cast<uint4*>(p), u);
+    } else {
+        *reinterpret_cast<pack16<T>*>(p) = v;
+    }
 }
 
 /* Whole 16-byte vectors only when every row of in and of out starts 16-byte aligned; then a
@@ -132,35 +150,99 @@ __device__ bool vectors_fit(int rows, int cols) {
     return rows % V == 0 && cols % V == 0;
 }
 
-template <typename T, int TR, int TC, int NT>
+/* Thread t's k-th micro-block (a, b): rows r0 + V*a .. + V-1, columns c0 + V*b .. + V-1 of the
+ * input. Consecutive threads take consecutive b: a warp's loads run along input rows. */
+template <typename G>
+__device__ void micro_block(int k, int* a, int* b) {
+    const int m = threadIdx.x + k * G::NT;
+    *a = m / G::UC;
+    *b = m % G::UC;
+}
+
+/* Phase 1a: the thread's micro-blocks of the tile at (r0, c0), row by row, every load issued
+ * before any is used (MB * V loads of 16 bytes in flight per thread). Outside the matrix: 0. */
+template <typename G, bool STREAM, typename T>
+__device__ void load_micro_blocks(const T* in, int rows, int cols, int r0, int c0,
+                                  pack16<T> (&v)[G::MB][G::V]) {
+#pragma unroll
+    for (int k = 0; k < G::MB; ++k) {
+        int a, b;
+        micro_block<G>(k, &a, &b);
+        const int c = c0 + G::V * b;
+#pragma unroll
+        for (int i = 0; i < G::V; ++i) {
+            const int r = r0 + G::V * a + i;
+            v[k][i] =
+                r < rows && c < cols ? load16<T, STREAM>(in + (size_t)r * cols + c) : pack16<T>{};
+        }
+    }
+}
+
+/* Phase 1b: each micro-block transposed in registers, its column j stored as row V*b + j of S. */
+template <typename G, typename Slot, typename T>
+__device__ void store_transposed(T* s, const pack16<T> (&v)[G::MB][G::V]) {
+    const Slot slot;
+#pragma unroll
+    for (int k = 0; k < G::MB; ++k) {
+        int a, b;
+        micro_block<G>(k, &a, &b);
+#pragma unroll
+        for (int j = 0; j < G::V; ++j) {
+            pack16<T> t;
+#pragma unroll
+            for (int i = 0; i < G::V; ++i) t.e[i] = v[k][i].e[j];
+            *reinterpret_cast<pack16<T>*>(s + slot(G::V * b + j, G::V * a)) = t;
+        }
+    }
+}
+
+/* Phase 2: S row by row, unit q = t + k * NT (row q / UR, unit q % UR) to out row c0 + row,
+ * columns r0 + V * unit .. + V-1: a warp's stores run along out's rows. */
+template <typename G, typename Slot, bool STREAM, typename T>
+__device__ void write_rows(const T* s, T* out, int rows, int cols, int r0, int c0) {
+    const Slot slot;
+#pragma unroll
+    for (int k = 0; k < G::MB * G::V; ++k) {
+        const int q = threadIdx.x + k * G::NT, row = q / G::UR, col = G::V * (q % G::UR);
+        if (c0 + row < cols && r0 + col < rows)
+            store16<T, STREAM>(out + (size_t)(c0 + row) * rows + r0 + col,
+                               *reinterpret_cast<const pack16<T>*>(s + slot(row, col)));
+    }
+}
+
+/* A tile element by element through S (shapes whose rows are not 16-byte aligned). */
+template <typename G, typename Slot, typename T>
+__device__ void scalar_tile(const T* in, T* out, int rows, int cols, int r0, int c0, T* s) {
+    const Slot slot;
+    for (int e = threadIdx.x; e < G::TR * G::TC; e += G::NT) {
+        const int r = e / G::TC, c = e % G::TC;
+        if (r0 + r < rows && c0 + c < cols) s[slot(c, r)] = in[(size_t)(r0 + r) * cols + c0 + c];
+    }
+    __syncthreads();
+    for (int e = threadIdx.x; e < G::TR * G::TC; e += G::NT) {
+        const int row = e / G::TR, col = e % G::TR;
+        if (c0 + row < cols && r0 + col < rows)
+            out[(size_t)(c0 + row) * rows + r0 + col] = s[slot(row, col)];
+    }
+}
+
+template <typename T, int TR, int TC, int NT, bool STREAM = false>
 __global__ void __launch_bounds__(NT)
     copy_tile_vec(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
     typedef vec_tile<T, TR, TC, NT> G;
     const int r0 = blockIdx.y * TR, c0 = blockIdx.x * TC;
     if (vectors_fit<T>(rows, cols)) {
         pack16<T> v[G::MB][G::V];
+        load_micro_blocks<G, STREAM>(in, rows, cols, r0, c0, v);
 #pragma unroll
         for (int k = 0; k < G::MB; ++k) {
             int a, b;
-            micro_block<T, TR, TC, NT>(k, &a, &b);
+            micro_block<G>(k, &a, &b);
             const int c = c0 + G::V * b;
 #pragma unroll
             for (int i = 0; i < G::V; ++i) {
                 const int r = r0 + G::V * a + i;
-                if (r < rows && c < cols)
-                    v[k][i] = *reinterpret_cast<const pack16<T>*>(in + (size_t)r * cols + c);
-            }
-        }
-#pragma unroll
-        for (int k = 0; k < G::MB; ++k) {
-            int a, b;
-            micro_block<T, TR, TC, NT>(k, &a, &b);
-            const int c = c0 + G::V * b;
-#pragma unroll
-            for (int i = 0; i < G::V; ++i) {
-                const int r = r0 + G::V * a + i;
-                if (r < rows && c < cols)
-                    *reinterpret_cast<pack16<T>*>(out + (size_t)r * cols + c) = v[k][i];
+                if (r < rows && c < cols) store16<T, STREAM>(out + (size_t)r * cols + c, v[k][i]);
             }
         }
     } else {
@@ -171,67 +253,55 @@ __global__ void __launch_bounds__(NT)
     }
 }
 
-template <typename T, int TR, int TC, int NT, typename Slot>
+/* Kernel 7: one tile per block. */
+template <typename T, int TR, int TC, int NT, typename Slot, bool STREAM = false>
 __global__ void __launch_bounds__(NT)
     transpose_vec(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
     typedef vec_tile<T, TR, TC, NT> G;
-    constexpr int V = G::V;
-    __shared__ pack16<T> units[TR * TC / V];
+    __shared__ pack16<T> units[TR * TC / G::V];
     T* const s = units[0].e;
-    const Slot slot;
     const int r0 = blockIdx.y * TR, c0 = blockIdx.x * TC;
-    if (vectors_fit<T>(rows, cols)) {
-        /* Phase 1: all loads first (MB * V 16-byte loads in flight per thread), then the
-         * register transposes and the stores into S. */
-        pack16<T> v[G::MB][V];
-#pragma unroll
-        for (int k = 0; k < G::MB; ++k) {
-            int a, b;
-            micro_block<T, TR, TC, NT>(k, &a, &b);
-            const int c = c0 + V * b;
-#pragma unroll
-            for (int i = 0; i < V; ++i) {
-                const int r = r0 + V * a + i;
-                if (r < rows && c < cols)
-                    v[k][i] = *reinterpret_cast<const pack16<T>*>(in + (size_t)r * cols + c);
-                else
-                    v[k][i] = pack16<T>{}; /* never written out: its place in out is outside */
-            }
+    if (!vectors_fit<T>(rows, cols)) {
+        scalar_tile<G, Slot>(in, out, rows, cols, r0, c0, s);
+        return;
+    }
+    pack16<T> v[G::MB][G::V];
+    load_micro_blocks<G, STREAM>(in, rows, cols, r0, c0, v);
+    store_transposed<G, Slot>(s, v);
+    __syncthreads();
+    write_rows<G, Slot, STREAM>(s, out, rows, cols, r0, c0);
+}
+
+/* Kernel 7, pipelined: as many blocks as fit on the GPU at once, each walking the tiles
+ * blockIdx.x, + gridDim.x, ... in row-major order. The loads of its next tile are issued before
+ * it writes the current one out, so that its reads and writes overlap instead of alternating. */
+template <typename T, int TR, int TC, int NT, typename Slot, bool STREAM = false>
+__global__ void __launch_bounds__(NT)
+    transpose_vec_pipelined(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
+    typedef vec_tile<T, TR, TC, NT> G;
+    __shared__ pack16<T> units[TR * TC / G::V];
+    T* const s = units[0].e;
+    const int tiles_x = (cols + TC - 1) / TC, tiles = tiles_x * ((rows + TR - 1) / TR);
+    int t = blockIdx.x;
+    if (!vectors_fit<T>(rows, cols)) {
+        for (; t < tiles; t += gridDim.x) {
+            scalar_tile<G, Slot>(in, out, rows, cols, t / tiles_x * TR, t % tiles_x * TC, s);
+            __syncthreads(); /* S is rewritten by the next tile */
         }
-#pragma unroll
-        for (int k = 0; k < G::MB; ++k) {
-            int a, b;
-            micro_block<T, TR, TC, NT>(k, &a, &b);
-#pragma unroll
-            for (int j = 0; j < V; ++j) {
-                pack16<T> t; /* column j of the micro-block: row V*b + j of S */
-#pragma unroll
-                for (int i = 0; i < V; ++i) t.e[i] = v[k][i].e[j];
-                *reinterpret_cast<pack16<T>*>(s + slot(V * b + j, V * a)) = t;
-            }
-        }
+        return;
+    }
+    pack16<T> v[G::MB][G::V];
+    if (t < tiles)
+        load_micro_blocks<G, STREAM>(in, rows, cols, t / tiles_x * TR, t % tiles_x * TC, v);
+    for (; t < tiles; t += gridDim.x) {
+        store_transposed<G, Slot>(s, v);
         __syncthreads();
-        /* Phase 2: S row by row, unit q = t + k * NT: row q / UR, unit q % UR; out row
-         * c0 + row, columns r0 + V * unit .. + V-1. */
-#pragma unroll
-        for (int k = 0; k < G::MB * V; ++k) {
-            const int q = threadIdx.x + k * NT, row = q / G::UR, col = V * (q % G::UR);
-            if (c0 + row < cols && r0 + col < rows)
-                *reinterpret_cast<pack16<T>*>(out + (size_t)(c0 + row) * rows + r0 + col) =
-                    *reinterpret_cast<const pack16<T>*>(s + slot(row, col));
-        }
-    } else {
-        for (int e = threadIdx.x; e < TR * TC; e += NT) {
-            const int r = e / TC, c = e % TC;
-            if (r0 + r < rows && c0 + c < cols)
-                s[slot(c, r)] = in[(size_t)(r0 + r) * cols + c0 + c];
-        }
-        __syncthreads();
-        for (int e = threadIdx.x; e < TR * TC; e += NT) {
-            const int row = e / TR, col = e % TR;
-            if (c0 + row < cols && r0 + col < rows)
-                out[(size_t)(c0 + row) * rows + r0 + col] = s[slot(row, col)];
-        }
+        const int next = t + gridDim.x;
+        if (next < tiles)
+            load_micro_blocks<G, STREAM>(in, rows, cols, next / tiles_x * TR, next % tiles_x * TC,
+                                         v);
+        write_rows<G, Slot, STREAM>(s, out, rows, cols, t / tiles_x * TR, t % tiles_x * TC);
+        __syncthreads(); /* S is rewritten by the next tile */
     }
 }
 

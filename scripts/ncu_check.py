@@ -97,7 +97,7 @@ def main():
     if a.throughput:
         return throughput(rows, launches, sms, num, units)
     bad, i, worst = 0, 0, {"ld": 0.0, "st": 0.0}
-    print(f"{'row':<16} {'ld wf/req':>16} {'st wf/req':>16}   (measured / model)")
+    print(f"{'row':<22} {'ld wf/req':>16} {'st wf/req':>16}   (measured / model)")
     for r in rows:
         group = launches[i:i + int(r["launches"])]
         i += int(r["launches"])
@@ -115,7 +115,8 @@ def main():
             worst[op] = max(worst[op], measured / model - 1)
             cells.append(f"{measured:7.3f} / {model:<7.3f}" + ("" if ok else " MISMATCH"))
         bad += not row_ok
-        print(f"{r.get('variant', '?'):<16} {cells[0]:>16} {cells[1]:>16}")
+        label = f"{r.get('variant', '?')} {r.get('type', '')}".strip()
+        print(f"{label:<22} {cells[0]:>16} {cells[1]:>16}")
     print(f"largest excess of measured over model wavefronts: loads {100 * worst['ld']:.2f}% "
           f"(allowed {100 * TOLERANCE['ld']:.0f}%), stores {100 * worst['st']:.2f}% "
           f"(allowed {100 * TOLERANCE['st']:.0f}%)")
@@ -125,7 +126,8 @@ def main():
 
 
 def throughput(rows, launches, sms, num, units):
-    seconds = {"nsecond": 1e-9, "usecond": 1e-6, "msecond": 1e-3, "second": 1.0}[
+    seconds = {"ns": 1e-9, "nsecond": 1e-9, "us": 1e-6, "usecond": 1e-6, "ms": 1e-3, "msecond": 1e-3,
+               "s": 1.0, "second": 1.0}[
         units.get("gpu__time_duration.sum", "nsecond").strip()]
     print(f"{'variant':<16} {'type':<7} {'shape':>11} {'kernel ms':>10} {'DRAM GB/s':>10} "
           f"{'smem pipe':>10}")
