@@ -69,10 +69,11 @@ static void launch_t32(const void* in, void* out, int rows, int cols) {
                                                                        cols);
 }
 
-template <typename T, int TR, int TC, int NT, typename Slot, bool STREAM>
+template <typename T, int TR, int TC, int NT, typename Slot, bool STREAM, int GROUP>
 static void launch_vec(const void* in, void* out, int rows, int cols) {
-    transpose_vec<T, TR, TC, NT, Slot, STREAM>
-        <<<grid_of(rows, cols, TR, TC), NT>>>((const T*)in, (T*)out, rows, cols);
+    const dim3 tiles = grid_of(rows, cols, TR, TC);
+    transpose_vec<T, TR, TC, NT, Slot, STREAM, GROUP>
+        <<<GROUP ? dim3(tiles.x * tiles.y) : tiles, NT>>>((const T*)in, (T*)out, rows, cols);
 }
 
 /* As many blocks as the GPU holds at once (or one per tile, if fewer). */
@@ -121,7 +122,7 @@ constexpr bool vec_fits() {
 enum { COPY = 1, UNSWIZZLED = 2, PIPELINED = 4, STREAM = 8 };
 
 /* Kernel 7 (or 1) for T, if the tile fits. */
-template <typename T, int TR, int TC, int NT, int F>
+template <typename T, int TR, int TC, int NT, int F, int GROUP>
 static void set_vec(variant* v, int t) {
     if constexpr (vec_fits<T, TR, TC, NT>()) {
         constexpr bool stream = F & STREAM;
@@ -136,8 +137,8 @@ static void set_vec(variant* v, int t) {
             v->launch[t] = launch_vec_pipelined<T, TR, TC, NT, Slot, stream>;
             v->kernel[t] = (const void*)transpose_vec_pipelined<T, TR, TC, NT, Slot, stream>;
         } else {
-            v->launch[t] = launch_vec<T, TR, TC, NT, Slot, stream>;
-            v->kernel[t] = (const void*)transpose_vec<T, TR, TC, NT, Slot, stream>;
+            v->launch[t] = launch_vec<T, TR, TC, NT, Slot, stream, GROUP>;
+            v->kernel[t] = (const void*)transpose_vec<T, TR, TC, NT, Slot, stream, GROUP>;
         }
         vec_geometry g = {(unsigned)sizeof(T), TR, TC, NT};
         if (vec_model(&g, host_slot<Slot>, &v->model[t])) die("%s: misaligned", v->name);
@@ -145,7 +146,7 @@ static void set_vec(variant* v, int t) {
     }
 }
 
-template <int TR, int TC, int NT, int F = 0>
+template <int TR, int TC, int NT, int F = 0, int GROUP = 0>
 static variant vec_variant(const char* name, const char* adds, int sweep) {
     variant v;
     memset(&v, 0, sizeof v);
@@ -156,8 +157,8 @@ static variant vec_variant(const char* name, const char* adds, int sweep) {
     v.tile_rows = TR;
     v.tile_cols = TC;
     v.threads = NT;
-    set_vec<float, TR, TC, NT, F>(&v, FLOAT);
-    set_vec<double, TR, TC, NT, F>(&v, DOUBLE);
+    set_vec<float, TR, TC, NT, F, GROUP>(&v, FLOAT);
+    set_vec<double, TR, TC, NT, F, GROUP>(&v, DOUBLE);
     return v;
 }
 
@@ -190,7 +191,7 @@ static variant t32_variant(const char* name, const char* adds, tile32_slot_fn sl
 #define VEC_NT 256
 #define VEC_F  0 /* PIPELINED, STREAM, as the sweep found best */
 
-enum { N_MAIN = 9, N_SWEEP = 14, N_VARIANTS = N_MAIN + N_SWEEP };
+enum { N_MAIN = 9, N_SWEEP = 20, N_VARIANTS = N_MAIN + N_SWEEP };
 
 static void all_variants(variant* v) {
     int n = 0;
@@ -216,9 +217,9 @@ static void all_variants(variant* v) {
             t32_slot<LAYOUT_PADDED>);
     v[n++] = t32_variant<transpose_tile<float, LAYOUT_XOR>, transpose_tile<double, LAYOUT_XOR>>(
         "tile_xor", "kernel 6: col ^ row, no padding (chapter 03)", t32_slot<LAYOUT_XOR>);
-    v[n++] = vec_variant<VEC_TR, VEC_TC, VEC_NT, UNSWIZZLED | VEC_F>(
+    v[n++] = vec_variant<VEC_TR, VEC_TC, VEC_NT, UNSWIZZLED | VEC_F, VEC_GROUP>(
         "vec_unswizzled", "kernel 7 without its swizzle: what the conflicts cost here", 0);
-    v[n++] = vec_variant<VEC_TR, VEC_TC, VEC_NT, VEC_F>(
+    v[n++] = vec_variant<VEC_TR, VEC_TC, VEC_NT, VEC_F, VEC_GROUP>(
         "vec", "kernel 7: 16-byte accesses, register transposes, Swizzle<3,log2 V,log2 TR>", 0);
     /* The sweep: kernel 7 at the other tiles and block sizes (vec is the tenth). */
     v[n++] = vec_variant<32, 32, 64>("vec_32x32_t64", "sweep", 1);
@@ -235,6 +236,12 @@ static void all_variants(variant* v) {
     v[n++] = vec_variant<64, 64, 256, PIPELINED | STREAM>("vec_64x64_t256_pipe_cs", "sweep", 1);
     v[n++] = vec_variant<64, 128, 512, PIPELINED>("vec_64x128_t512_pipe", "sweep", 1);
     v[n++] = vec_variant<32, 64, 128, PIPELINED>("vec_32x64_t128_pipe", "sweep", 1);
+    v[n++] = vec_variant<64, 64, 256, 0, 4>("vec_64x64_t256_g4", "sweep", 1);
+    v[n++] = vec_variant<64, 64, 256, 0, 8>("vec_64x64_t256_g8", "sweep", 1);
+    v[n++] = vec_variant<64, 64, 256, 0, 16>("vec_64x64_t256_g16", "sweep", 1);
+    v[n++] = vec_variant<64, 64, 256, 0, 32>("vec_64x64_t256_g32", "sweep", 1);
+    v[n++] = vec_variant<64, 128, 512, 0, 16>("vec_64x128_t512_g16", "sweep", 1);
+    v[n++] = vec_variant<128, 64, 256, 0, 16>("vec_128x64_t256_g16", "sweep", 1);
     if (n != N_VARIANTS) die("%d variants, expected %d", n, N_VARIANTS);
 }
 

@@ -253,14 +253,33 @@ __global__ void __launch_bounds__(NT)
     }
 }
 
+/* Which tile a block transposes. GROUP = 0: blockIdx.y, blockIdx.x, in a 2-D grid (row-major
+ * launch order). GROUP > 0: a 1-D grid walking GROUP tile-rows at a time column by column, so
+ * that the blocks running at once cover a compact patch: their writes (rows of out) meet in
+ * longer runs, as their reads (rows of in) already do. */
+template <int TR, int TC, int GROUP>
+__device__ void tile_origin(int rows, int cols, int* r0, int* c0) {
+    if constexpr (GROUP == 0) {
+        *r0 = blockIdx.y * TR;
+        *c0 = blockIdx.x * TC;
+    } else {
+        const int tiles_x = (cols + TC - 1) / TC, tiles_y = (rows + TR - 1) / TR;
+        const int band = blockIdx.x / (GROUP * tiles_x), in_band = blockIdx.x % (GROUP * tiles_x);
+        const int height = min(GROUP, tiles_y - band * GROUP);
+        *r0 = (band * GROUP + in_band % height) * TR;
+        *c0 = in_band / height * TC;
+    }
+}
+
 /* Kernel 7: one tile per block. */
-template <typename T, int TR, int TC, int NT, typename Slot, bool STREAM = false>
+template <typename T, int TR, int TC, int NT, typename Slot, bool STREAM = false, int GROUP = 0>
 __global__ void __launch_bounds__(NT)
     transpose_vec(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
     typedef vec_tile<T, TR, TC, NT> G;
     __shared__ pack16<T> units[TR * TC / G::V];
     T* const s = units[0].e;
-    const int r0 = blockIdx.y * TR, c0 = blockIdx.x * TC;
+    int r0, c0;
+    tile_origin<TR, TC, GROUP>(rows, cols, &r0, &c0);
     if (!vectors_fit<T>(rows, cols)) {
         scalar_tile<G, Slot>(in, out, rows, cols, r0, c0, s);
         return;
