@@ -186,10 +186,11 @@ static variant t32_variant(const char* name, const char* adds, tile32_slot_fn sl
 
 /* Kernel 7's tile and block size, chosen by the sweep (README, "The sweep"): the best of it at
  * 8192^2 and 16384^2 on the H200. The copy ceiling uses the same. */
-#define VEC_TR 64
-#define VEC_TC 64
-#define VEC_NT 256
-#define VEC_F  0 /* PIPELINED, STREAM, as the sweep found best */
+#define VEC_TR    64
+#define VEC_TC    64
+#define VEC_NT    256
+#define VEC_F     0 /* PIPELINED, STREAM: as the sweep found best */
+#define VEC_GROUP 0 /* the tile order (tile_origin) */
 
 enum { N_MAIN = 9, N_SWEEP = 20, N_VARIANTS = N_MAIN + N_SWEEP };
 
