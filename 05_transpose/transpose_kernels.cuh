@@ -87,9 +87,6 @@ struct vec_tile {
     static constexpr int UR = TR / V;        /* micro-block rows = units per row of S */
     static constexpr int UC = TC / V;        /* micro-block columns */
     static constexpr int MB = UR * UC / NT;  /* micro-blocks per thread */
-    /* Blocks per SM to ask registers for: a full SM (2048 threads) when the tile's registers
-     * (4 per 16-byte vector) leave room, i.e. at most 32 registers per thread. */
-    static constexpr int MIN_BLOCKS = MB * V * 4 <= 16 ? 2048 / NT : 1;
     static_assert(sizeof(T) == 4 || sizeof(T) == 8, "4- or 8-byte elements");
     static_assert(UR >= 8 && UC >= 1 && MB >= 1 && MB * NT == UR * UC && NT % 32 == 0,
                   "rows of S of 8 units or more; whole micro-blocks per thread");
@@ -230,7 +227,7 @@ __device__ void scalar_tile(const T* in, T* out, int rows, int cols, int r0, int
 }
 
 template <typename T, int TR, int TC, int NT, bool STREAM = false>
-__global__ void __launch_bounds__(NT, (vec_tile<T, TR, TC, NT>::MIN_BLOCKS))
+__global__ void __launch_bounds__(NT)
     copy_tile_vec(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
     typedef vec_tile<T, TR, TC, NT> G;
     const int r0 = blockIdx.y * TR, c0 = blockIdx.x * TC;
@@ -276,7 +273,7 @@ __device__ void tile_origin(int rows, int cols, int* r0, int* c0) {
 
 /* Kernel 7: one tile per block. */
 template <typename T, int TR, int TC, int NT, typename Slot, bool STREAM = false, int GROUP = 0>
-__global__ void __launch_bounds__(NT, (vec_tile<T, TR, TC, NT>::MIN_BLOCKS))
+__global__ void __launch_bounds__(NT)
     transpose_vec(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
     typedef vec_tile<T, TR, TC, NT> G;
     __shared__ pack16<T> units[TR * TC / G::V];
@@ -298,7 +295,7 @@ __global__ void __launch_bounds__(NT, (vec_tile<T, TR, TC, NT>::MIN_BLOCKS))
  * blockIdx.x, + gridDim.x, ... in row-major order. The loads of its next tile are issued before
  * it writes the current one out, so that its reads and writes overlap instead of alternating. */
 template <typename T, int TR, int TC, int NT, typename Slot, bool STREAM = false>
-__global__ void __launch_bounds__(NT, (vec_tile<T, TR, TC, NT>::MIN_BLOCKS))
+__global__ void __launch_bounds__(NT)
     transpose_vec_pipelined(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
     typedef vec_tile<T, TR, TC, NT> G;
     __shared__ pack16<T> units[TR * TC / G::V];
