@@ -69,33 +69,15 @@ static void launch_t32(const void* in, void* out, int rows, int cols) {
                                                                        cols);
 }
 
-template <typename T, int TR, int TC, int NT, typename Slot, bool STREAM, int GROUP>
+template <typename T, int TR, int TC, int NT, typename Slot>
 static void launch_vec(const void* in, void* out, int rows, int cols) {
-    const dim3 tiles = grid_of(rows, cols, TR, TC);
-    transpose_vec<T, TR, TC, NT, Slot, STREAM, GROUP>
-        <<<GROUP ? dim3(tiles.x * tiles.y) : tiles, NT>>>((const T*)in, (T*)out, rows, cols);
+    transpose_vec<T, TR, TC, NT, Slot>
+        <<<grid_of(rows, cols, TR, TC), NT>>>((const T*)in, (T*)out, rows, cols);
 }
 
-/* As many blocks as the GPU holds at once (or one per tile, if fewer). */
-template <typename T, int TR, int TC, int NT, typename Slot, bool STREAM>
-static void launch_vec_pipelined(const void* in, void* out, int rows, int cols) {
-    static int resident; /* blocks the GPU holds at once: asked once per kernel */
-    if (!resident) {
-        int per_sm, sms;
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &per_sm, transpose_vec_pipelined<T, TR, TC, NT, Slot, STREAM>, NT, 0));
-        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-        resident = per_sm * sms;
-    }
-    const long tiles = (long)((rows + TR - 1) / TR) * ((cols + TC - 1) / TC);
-    transpose_vec_pipelined<T, TR, TC, NT, Slot, STREAM>
-        <<<(unsigned)(tiles < resident ? tiles : resident), NT>>>((const T*)in, (T*)out, rows,
-                                                                  cols);
-}
-
-template <typename T, int TR, int TC, int NT, bool STREAM>
+template <typename T, int TR, int TC, int NT>
 static void launch_copy(const void* in, void* out, int rows, int cols) {
-    copy_tile_vec<T, TR, TC, NT, STREAM>
+    copy_tile_vec<T, TR, TC, NT>
         <<<grid_of(rows, cols, TR, TC), NT>>>((const T*)in, (T*)out, rows, cols);
 }
 
@@ -118,35 +100,30 @@ constexpr bool vec_fits() {
 }
 
 /* How a kernel-7 variant is built: COPY is kernel 1 at the same tile; UNSWIZZLED drops the
- * swizzle; PIPELINED walks tiles from resident blocks; STREAM marks global accesses evict-first. */
-enum { COPY = 1, UNSWIZZLED = 2, PIPELINED = 4, STREAM = 8 };
+ * swizzle. */
+enum { COPY = 1, UNSWIZZLED = 2 };
 
 /* Kernel 7 (or 1) for T, if the tile fits. */
-template <typename T, int TR, int TC, int NT, int F, int GROUP>
+template <typename T, int TR, int TC, int NT, int F>
 static void set_vec(variant* v, int t) {
     if constexpr (vec_fits<T, TR, TC, NT>()) {
-        constexpr bool stream = F & STREAM;
         typedef
             typename std::conditional<F & UNSWIZZLED, vec_unswizzled<TR>, vec_swizzle<T, TR>>::type
                 Slot;
         if constexpr (F & COPY) {
-            v->launch[t] = launch_copy<T, TR, TC, NT, stream>;
-            v->kernel[t] = (const void*)copy_tile_vec<T, TR, TC, NT, stream>;
-            return;
-        } else if constexpr (F & PIPELINED) {
-            v->launch[t] = launch_vec_pipelined<T, TR, TC, NT, Slot, stream>;
-            v->kernel[t] = (const void*)transpose_vec_pipelined<T, TR, TC, NT, Slot, stream>;
+            v->launch[t] = launch_copy<T, TR, TC, NT>;
+            v->kernel[t] = (const void*)copy_tile_vec<T, TR, TC, NT>;
         } else {
-            v->launch[t] = launch_vec<T, TR, TC, NT, Slot, stream, GROUP>;
-            v->kernel[t] = (const void*)transpose_vec<T, TR, TC, NT, Slot, stream, GROUP>;
+            v->launch[t] = launch_vec<T, TR, TC, NT, Slot>;
+            v->kernel[t] = (const void*)transpose_vec<T, TR, TC, NT, Slot>;
+            vec_geometry g = {(unsigned)sizeof(T), TR, TC, NT};
+            if (vec_model(&g, host_slot<Slot>, &v->model[t])) die("%s: misaligned", v->name);
+            v->modelled = 1;
         }
-        vec_geometry g = {(unsigned)sizeof(T), TR, TC, NT};
-        if (vec_model(&g, host_slot<Slot>, &v->model[t])) die("%s: misaligned", v->name);
-        v->modelled = 1;
     }
 }
 
-template <int TR, int TC, int NT, int F = 0, int GROUP = 0>
+template <int TR, int TC, int NT, int F = 0>
 static variant vec_variant(const char* name, const char* adds, int sweep) {
     variant v;
     memset(&v, 0, sizeof v);
@@ -157,8 +134,8 @@ static variant vec_variant(const char* name, const char* adds, int sweep) {
     v.tile_rows = TR;
     v.tile_cols = TC;
     v.threads = NT;
-    set_vec<float, TR, TC, NT, F, GROUP>(&v, FLOAT);
-    set_vec<double, TR, TC, NT, F, GROUP>(&v, DOUBLE);
+    set_vec<float, TR, TC, NT, F>(&v, FLOAT);
+    set_vec<double, TR, TC, NT, F>(&v, DOUBLE);
     return v;
 }
 
@@ -186,13 +163,11 @@ static variant t32_variant(const char* name, const char* adds, tile32_slot_fn sl
 
 /* Kernel 7's tile and block size, chosen by the sweep (README, "The sweep"): the best of it at
  * 8192^2 and 16384^2 on the H200. The copy ceiling uses the same. */
-#define VEC_TR    64
-#define VEC_TC    64
-#define VEC_NT    256
-#define VEC_F     0 /* PIPELINED, STREAM: as the sweep found best */
-#define VEC_GROUP 0 /* the tile order (tile_origin) */
+#define VEC_TR 64
+#define VEC_TC 64
+#define VEC_NT 256
 
-enum { N_MAIN = 9, N_SWEEP = 20, N_VARIANTS = N_MAIN + N_SWEEP };
+enum { N_MAIN = 9, N_SWEEP = 9, N_VARIANTS = N_MAIN + N_SWEEP };
 
 static void all_variants(variant* v) {
     int n = 0;
@@ -203,7 +178,7 @@ static void all_variants(variant* v) {
     memcpy_v.launch[FLOAT] = launch_memcpy<float>;
     memcpy_v.launch[DOUBLE] = launch_memcpy<double>;
     v[n++] = memcpy_v;
-    v[n++] = vec_variant<VEC_TR, VEC_TC, VEC_NT, COPY | VEC_F>(
+    v[n++] = vec_variant<VEC_TR, VEC_TC, VEC_NT, COPY>(
         "copy", "kernel 1: vec's tiles, threads and 16-byte accesses, no transpose", 0);
     v[n++] = t32_variant<transpose_naive_rows<float>, transpose_naive_rows<double>>(
         "naive_rows", "kernel 2: reads along rows (coalesced), writes down columns", NULL);
@@ -218,9 +193,9 @@ static void all_variants(variant* v) {
             t32_slot<LAYOUT_PADDED>);
     v[n++] = t32_variant<transpose_tile<float, LAYOUT_XOR>, transpose_tile<double, LAYOUT_XOR>>(
         "tile_xor", "kernel 6: col ^ row, no padding (chapter 03)", t32_slot<LAYOUT_XOR>);
-    v[n++] = vec_variant<VEC_TR, VEC_TC, VEC_NT, UNSWIZZLED | VEC_F, VEC_GROUP>(
+    v[n++] = vec_variant<VEC_TR, VEC_TC, VEC_NT, UNSWIZZLED>(
         "vec_unswizzled", "kernel 7 without its swizzle: what the conflicts cost here", 0);
-    v[n++] = vec_variant<VEC_TR, VEC_TC, VEC_NT, VEC_F, VEC_GROUP>(
+    v[n++] = vec_variant<VEC_TR, VEC_TC, VEC_NT>(
         "vec", "kernel 7: 16-byte accesses, register transposes, Swizzle<3,log2 V,log2 TR>", 0);
     /* The sweep: kernel 7 at the other tiles and block sizes (vec is the tenth). */
     v[n++] = vec_variant<32, 32, 64>("vec_32x32_t64", "sweep", 1);
@@ -232,17 +207,6 @@ static void all_variants(variant* v) {
     v[n++] = vec_variant<64, 128, 256>("vec_64x128_t256", "sweep", 1);
     v[n++] = vec_variant<128, 64, 256>("vec_128x64_t256", "sweep", 1);
     v[n++] = vec_variant<64, 128, 512>("vec_64x128_t512", "sweep", 1);
-    v[n++] = vec_variant<64, 64, 256, STREAM>("vec_64x64_t256_cs", "sweep", 1);
-    v[n++] = vec_variant<64, 64, 256, PIPELINED>("vec_64x64_t256_pipe", "sweep", 1);
-    v[n++] = vec_variant<64, 64, 256, PIPELINED | STREAM>("vec_64x64_t256_pipe_cs", "sweep", 1);
-    v[n++] = vec_variant<64, 128, 512, PIPELINED>("vec_64x128_t512_pipe", "sweep", 1);
-    v[n++] = vec_variant<32, 64, 128, PIPELINED>("vec_32x64_t128_pipe", "sweep", 1);
-    v[n++] = vec_variant<64, 64, 256, 0, 4>("vec_64x64_t256_g4", "sweep", 1);
-    v[n++] = vec_variant<64, 64, 256, 0, 8>("vec_64x64_t256_g8", "sweep", 1);
-    v[n++] = vec_variant<64, 64, 256, 0, 16>("vec_64x64_t256_g16", "sweep", 1);
-    v[n++] = vec_variant<64, 64, 256, 0, 32>("vec_64x64_t256_g32", "sweep", 1);
-    v[n++] = vec_variant<64, 128, 512, 0, 16>("vec_64x128_t512_g16", "sweep", 1);
-    v[n++] = vec_variant<128, 64, 256, 0, 16>("vec_128x64_t256_g16", "sweep", 1);
     if (n != N_VARIANTS) die("%d variants, expected %d", n, N_VARIANTS);
 }
 

@@ -116,31 +116,6 @@ struct vec_unswizzled {
     }
 };
 
-/* 16 bytes from global memory and back. STREAM marks them evict-first (ld/st.global.cs): each
- * byte is touched once, so there is no point in keeping it in L2. */
-template <typename T, bool STREAM>
-__device__ pack16<T> load16(const T* p) {
-    if constexpr (STREAM) {
-        const uint4 u = __ldcs(reinterpret_cast<const uint4*>(p));
-        pack16<T> v;
-        memcpy(&v, &u, 16);
-        return v;
-    } else {
-        return *reinterpret_cast<const pack16<T>*>(p);
-    }
-}
-
-template <typename T, bool STREAM>
-__device__ void store16(T* p, const pack16<T>& v) {
-    if constexpr (STREAM) {
-        uint4 u;
-        memcpy(&u, &v, 16);
-        __stcs(reinterpret_cast<uint4*>(p), u);
-    } else {
-        *reinterpret_cast<pack16<T>*>(p) = v;
-    }
-}
-
 /* Whole 16-byte vectors only when every row of in and of out starts 16-byte aligned; then a
  * vector is either wholly inside the matrix or wholly outside. Other shapes take the scalar
  * path, the same tile element by element. */
@@ -161,7 +136,7 @@ __device__ void micro_block(int k, int* a, int* b) {
 
 /* Phase 1a: the thread's micro-blocks of the tile at (r0, c0), row by row, every load issued
  * before any is used (MB * V loads of 16 bytes in flight per thread). Outside the matrix: 0. */
-template <typename G, bool STREAM, typename T>
+template <typename G, typename T>
 __device__ void load_micro_blocks(const T* in, int rows, int cols, int r0, int c0,
                                   pack16<T> (&v)[G::MB][G::V]) {
 #pragma unroll
@@ -172,8 +147,9 @@ __device__ void load_micro_blocks(const T* in, int rows, int cols, int r0, int c
 #pragma unroll
         for (int i = 0; i < G::V; ++i) {
             const int r = r0 + G::V * a + i;
-            v[k][i] =
-                r < rows && c < cols ? load16<T, STREAM>(in + (size_t)r * cols + c) : pack16<T>{};
+            v[k][i] = r < rows && c < cols
+                          ? *reinterpret_cast<const pack16<T>*>(in + (size_t)r * cols + c)
+                          : pack16<T>{};
         }
     }
 }
@@ -198,15 +174,15 @@ __device__ void store_transposed(T* s, const pack16<T> (&v)[G::MB][G::V]) {
 
 /* Phase 2: S row by row, unit q = t + k * NT (row q / UR, unit q % UR) to out row c0 + row,
  * columns r0 + V * unit .. + V-1: a warp's stores run along out's rows. */
-template <typename G, typename Slot, bool STREAM, typename T>
+template <typename G, typename Slot, typename T>
 __device__ void write_rows(const T* s, T* out, int rows, int cols, int r0, int c0) {
     const Slot slot;
 #pragma unroll
     for (int k = 0; k < G::MB * G::V; ++k) {
         const int q = threadIdx.x + k * G::NT, row = q / G::UR, col = G::V * (q % G::UR);
         if (c0 + row < cols && r0 + col < rows)
-            store16<T, STREAM>(out + (size_t)(c0 + row) * rows + r0 + col,
-                               *reinterpret_cast<const pack16<T>*>(s + slot(row, col)));
+            *reinterpret_cast<pack16<T>*>(out + (size_t)(c0 + row) * rows + r0 + col) =
+                *reinterpret_cast<const pack16<T>*>(s + slot(row, col));
     }
 }
 
@@ -226,14 +202,14 @@ __device__ void scalar_tile(const T* in, T* out, int rows, int cols, int r0, int
     }
 }
 
-template <typename T, int TR, int TC, int NT, bool STREAM = false>
+template <typename T, int TR, int TC, int NT>
 __global__ void __launch_bounds__(NT)
     copy_tile_vec(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
     typedef vec_tile<T, TR, TC, NT> G;
     const int r0 = blockIdx.y * TR, c0 = blockIdx.x * TC;
     if (vectors_fit<T>(rows, cols)) {
         pack16<T> v[G::MB][G::V];
-        load_micro_blocks<G, STREAM>(in, rows, cols, r0, c0, v);
+        load_micro_blocks<G>(in, rows, cols, r0, c0, v);
 #pragma unroll
         for (int k = 0; k < G::MB; ++k) {
             int a, b;
@@ -242,7 +218,8 @@ __global__ void __launch_bounds__(NT)
 #pragma unroll
             for (int i = 0; i < G::V; ++i) {
                 const int r = r0 + G::V * a + i;
-                if (r < rows && c < cols) store16<T, STREAM>(out + (size_t)r * cols + c, v[k][i]);
+                if (r < rows && c < cols)
+                    *reinterpret_cast<pack16<T>*>(out + (size_t)r * cols + c) = v[k][i];
             }
         }
     } else {
@@ -253,75 +230,23 @@ __global__ void __launch_bounds__(NT)
     }
 }
 
-/* Which tile a block transposes. GROUP = 0: blockIdx.y, blockIdx.x, in a 2-D grid (row-major
- * launch order). GROUP > 0: a 1-D grid walking GROUP tile-rows at a time column by column, so
- * that the blocks running at once cover a compact patch: their writes (rows of out) meet in
- * longer runs, as their reads (rows of in) already do. */
-template <int TR, int TC, int GROUP>
-__device__ void tile_origin(int rows, int cols, int* r0, int* c0) {
-    if constexpr (GROUP == 0) {
-        *r0 = blockIdx.y * TR;
-        *c0 = blockIdx.x * TC;
-    } else {
-        const int tiles_x = (cols + TC - 1) / TC, tiles_y = (rows + TR - 1) / TR;
-        const int band = blockIdx.x / (GROUP * tiles_x), in_band = blockIdx.x % (GROUP * tiles_x);
-        const int height = min(GROUP, tiles_y - band * GROUP);
-        *r0 = (band * GROUP + in_band % height) * TR;
-        *c0 = in_band / height * TC;
-    }
-}
-
 /* Kernel 7: one tile per block. */
-template <typename T, int TR, int TC, int NT, typename Slot, bool STREAM = false, int GROUP = 0>
+template <typename T, int TR, int TC, int NT, typename Slot>
 __global__ void __launch_bounds__(NT)
     transpose_vec(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
     typedef vec_tile<T, TR, TC, NT> G;
     __shared__ pack16<T> units[TR * TC / G::V];
     T* const s = units[0].e;
-    int r0, c0;
-    tile_origin<TR, TC, GROUP>(rows, cols, &r0, &c0);
+    const int r0 = blockIdx.y * TR, c0 = blockIdx.x * TC;
     if (!vectors_fit<T>(rows, cols)) {
         scalar_tile<G, Slot>(in, out, rows, cols, r0, c0, s);
         return;
     }
     pack16<T> v[G::MB][G::V];
-    load_micro_blocks<G, STREAM>(in, rows, cols, r0, c0, v);
+    load_micro_blocks<G>(in, rows, cols, r0, c0, v);
     store_transposed<G, Slot>(s, v);
     __syncthreads();
-    write_rows<G, Slot, STREAM>(s, out, rows, cols, r0, c0);
-}
-
-/* Kernel 7, pipelined: as many blocks as fit on the GPU at once, each walking the tiles
- * blockIdx.x, + gridDim.x, ... in row-major order. The loads of its next tile are issued before
- * it writes the current one out, so that its reads and writes overlap instead of alternating. */
-template <typename T, int TR, int TC, int NT, typename Slot, bool STREAM = false>
-__global__ void __launch_bounds__(NT)
-    transpose_vec_pipelined(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
-    typedef vec_tile<T, TR, TC, NT> G;
-    __shared__ pack16<T> units[TR * TC / G::V];
-    T* const s = units[0].e;
-    const int tiles_x = (cols + TC - 1) / TC, tiles = tiles_x * ((rows + TR - 1) / TR);
-    int t = blockIdx.x;
-    if (!vectors_fit<T>(rows, cols)) {
-        for (; t < tiles; t += gridDim.x) {
-            scalar_tile<G, Slot>(in, out, rows, cols, t / tiles_x * TR, t % tiles_x * TC, s);
-            __syncthreads(); /* S is rewritten by the next tile */
-        }
-        return;
-    }
-    pack16<T> v[G::MB][G::V];
-    if (t < tiles)
-        load_micro_blocks<G, STREAM>(in, rows, cols, t / tiles_x * TR, t % tiles_x * TC, v);
-    for (; t < tiles; t += gridDim.x) {
-        store_transposed<G, Slot>(s, v);
-        __syncthreads();
-        const int next = t + gridDim.x;
-        if (next < tiles)
-            load_micro_blocks<G, STREAM>(in, rows, cols, next / tiles_x * TR, next % tiles_x * TC,
-                                         v);
-        write_rows<G, Slot, STREAM>(s, out, rows, cols, t / tiles_x * TR, t % tiles_x * TC);
-        __syncthreads(); /* S is rewritten by the next tile */
-    }
+    write_rows<G, Slot>(s, out, rows, cols, r0, c0);
 }
 
 #endif
