@@ -51,7 +51,7 @@ set yrange [0:110]
 set xrange [0.4:words(variants) + 0.6]
 set style fill solid 0.8 border -1
 set boxwidth 0.38
-set key top left
+set key outside top center horizontal
 set xtics () rotate by -25 font ',10'
 set for [i = 1:words(variants)] xtics add (word(variants, i) i)
 at(v, t) = is(v, t) && column('rows') == 8192 && column('cols') == 8192
