@@ -602,12 +602,12 @@ int main(int argc, char** argv) {
     course_args args;
     int rc = course_parse_args(&CLI, argc, argv, &args);
     if (rc >= 0) return rc;
-    static variant v[N_VARIANTS];
+    static variant v[N_VARIANTS], sel[N_VARIANTS]; /* sel: the variants --variant picks */
     all_variants(v);
-    int picked = 0;
+    int n_sel = 0;
     for (int i = 0; i < N_VARIANTS; ++i)
-        picked += !args.variant || !strcmp(v[i].name, args.variant);
-    if (!picked) return course_usage_error(&CLI, "no variant '%s' (see --list)", args.variant);
+        if (!args.variant || !strcmp(v[i].name, args.variant)) sel[n_sel++] = v[i];
+    if (!n_sel) return course_usage_error(&CLI, "no variant '%s' (see --list)", args.variant);
     if (args.list) {
         for (int i = 0; i < N_VARIANTS; ++i)
             printf("%-16s tile %3dx%-3d %3d threads  %s\n", v[i].name, v[i].tile_rows,
@@ -624,10 +624,6 @@ int main(int argc, char** argv) {
     if (rc != EXIT_OK) return rc;
     course_device_print(&dev);
 
-    variant sel[N_VARIANTS];
-    int n_sel = 0;
-    for (int i = 0; i < N_VARIANTS; ++i)
-        if (!args.variant || !strcmp(v[i].name, args.variant)) sel[n_sel++] = v[i];
     if (args.check || lesson) {
         rc = run_check(sel, n_sel, &args);
         if (rc != EXIT_OK || args.check) return rc;

@@ -134,24 +134,29 @@ __device__ void micro_block(int k, int* a, int* b) {
     *b = m % G::UC;
 }
 
-/* Phase 1a: the thread's micro-blocks of the tile at (r0, c0), row by row, every load issued
- * before any is used (MB * V loads of 16 bytes in flight per thread). Outside the matrix: 0. */
-template <typename G, typename T>
-__device__ void load_micro_blocks(const T* in, int rows, int cols, int r0, int c0,
-                                  pack16<T> (&v)[G::MB][G::V]) {
+/* Calls f(k, i, r, c) for each 16-byte vector the thread moves in the tile at (r0, c0): row i of
+ * its k-th micro-block, input row r, columns c .. c + V-1. */
+template <typename G, typename F>
+__device__ void for_each_vector(int r0, int c0, F f) {
 #pragma unroll
     for (int k = 0; k < G::MB; ++k) {
         int a, b;
         micro_block<G>(k, &a, &b);
-        const int c = c0 + G::V * b;
 #pragma unroll
-        for (int i = 0; i < G::V; ++i) {
-            const int r = r0 + G::V * a + i;
-            v[k][i] = r < rows && c < cols
-                          ? *reinterpret_cast<const pack16<T>*>(in + (size_t)r * cols + c)
-                          : pack16<T>{};
-        }
+        for (int i = 0; i < G::V; ++i) f(k, i, r0 + G::V * a + i, c0 + G::V * b);
     }
+}
+
+/* Phase 1a: the thread's micro-blocks of the tile at (r0, c0), every load issued before any is
+ * used (MB * V loads of 16 bytes in flight per thread). Outside the matrix: 0. */
+template <typename G, typename T>
+__device__ void load_micro_blocks(const T* in, int rows, int cols, int r0, int c0,
+                                  pack16<T> (&v)[G::MB][G::V]) {
+    for_each_vector<G>(r0, c0, [&](int k, int i, int r, int c) {
+        v[k][i] = r < rows && c < cols
+                      ? *reinterpret_cast<const pack16<T>*>(in + (size_t)r * cols + c)
+                      : pack16<T>{};
+    });
 }
 
 /* Phase 1b: each micro-block transposed in registers, its column j stored as row V*b + j of S. */
@@ -210,18 +215,10 @@ __global__ void __launch_bounds__(NT)
     if (vectors_fit<T>(rows, cols)) {
         pack16<T> v[G::MB][G::V];
         load_micro_blocks<G>(in, rows, cols, r0, c0, v);
-#pragma unroll
-        for (int k = 0; k < G::MB; ++k) {
-            int a, b;
-            micro_block<G>(k, &a, &b);
-            const int c = c0 + G::V * b;
-#pragma unroll
-            for (int i = 0; i < G::V; ++i) {
-                const int r = r0 + G::V * a + i;
-                if (r < rows && c < cols)
-                    *reinterpret_cast<pack16<T>*>(out + (size_t)r * cols + c) = v[k][i];
-            }
-        }
+        for_each_vector<G>(r0, c0, [&](int k, int i, int r, int c) {
+            if (r < rows && c < cols)
+                *reinterpret_cast<pack16<T>*>(out + (size_t)r * cols + c) = v[k][i];
+        });
     } else {
         for (int e = threadIdx.x; e < TR * TC; e += NT) {
             const int r = r0 + e / TC, c = c0 + e % TC;
