@@ -182,16 +182,16 @@ static int parse_shape(const course_cli* cli, const char* v, long* shape) {
     char part[32];
     const char* p = v;
     for (int d = 0; d < cli->shape_dims; ++d) {
-        size_t n = strcspn(p, "x");
-        unsigned long long x;
-        int last = d == cli->shape_dims - 1;
-        if (n >= sizeof part || (last ? p[n] != '\0' : p[n] != 'x')) n = sizeof part;
-        if (n < sizeof part) {
+        const size_t n = strcspn(p, "x");
+        const char end = d == cli->shape_dims - 1 ? '\0' : 'x'; /* what must follow the number */
+        unsigned long long x = 0;
+        int ok = n < sizeof part && p[n] == end;
+        if (ok) {
             memcpy(part, p, n);
             part[n] = '\0';
+            ok = !course_parse_unsigned(part, 10, (unsigned long long)cli->max_dim, &x) && x;
         }
-        if (n >= sizeof part ||
-            course_parse_unsigned(part, 10, (unsigned long long)cli->max_dim, &x) || !x)
+        if (!ok)
             return course_usage_error(
                 cli, "--shape needs %s, each a whole number from 1 to %ld, got '%s'", form,
                 cli->max_dim, v);
