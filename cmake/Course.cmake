@@ -12,12 +12,14 @@ function(course_test)
 endfunction()
 
 # course_chapter(<NN_topic> PROGRAM <topic.cu> [sources...] TEST <test_topic.c|.cu> [sources...]
-#                [NCU_KERNELS <regex> NCU_ARGS <program args...>])
+#                [NCU_KERNELS <regex> NCU_ARGS <program args...>]
+#                [SANITIZE_ARGS <program args...>])
 # Builds build/bin/<NN_topic> and registers the chapter's tests:
 #   cpu       usage errors exit 2; --list works (and checks the CSV names); the exercise's test
 #             linked with solution.cu
 #   gpu       <NN_topic> --check
 #   sanitize  compute-sanitizer memcheck, racecheck, synccheck and initcheck over --check
+#             (or SANITIZE_ARGS: a smaller check where the full one would take minutes there)
 #   ncu       the benchmark kernels' shared-memory wavefronts per request equal the model's
 #   plot      plot.gp turns the committed results/h200.csv into PNGs
 #   exercise  the test linked with exercise.cu (COURSE_EXERCISES=ON)
@@ -26,7 +28,10 @@ endfunction()
 # 77 without one), built with relocatable device code so that its kernels call the solution's
 # (or the exercise's) __device__ functions.
 function(course_chapter chapter)
-  cmake_parse_arguments(C "" "NCU_KERNELS" "PROGRAM;TEST;NCU_ARGS" ${ARGN})
+  cmake_parse_arguments(C "" "NCU_KERNELS" "PROGRAM;TEST;NCU_ARGS;SANITIZE_ARGS" ${ARGN})
+  if(NOT C_SANITIZE_ARGS)
+    set(C_SANITIZE_ARGS --check)
+  endif()
   set(dir ${CMAKE_CURRENT_SOURCE_DIR})
   add_executable(${chapter} ${C_PROGRAM})
   target_link_libraries(${chapter} PRIVATE course_cuda)
@@ -44,7 +49,7 @@ function(course_chapter chapter)
   foreach(tool memcheck racecheck synccheck initcheck)
     course_test(NAME ${chapter}.${tool} LABELS sanitize
                 COMMAND ${COURSE_SCRIPTS}/sanitize.sh ${tool} $<TARGET_FILE:course_gpu_probe>
-                        ${bin} --check)
+                        ${bin} ${C_SANITIZE_ARGS})
   endforeach()
   if(C_NCU_KERNELS)
     course_test(NAME ${chapter}.ncu LABELS ncu

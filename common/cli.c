@@ -250,6 +250,7 @@ int course_parse_args(const course_cli* cli, int argc, char** argv, course_args*
     if (a->csv && (a->check || a->list))
         return course_usage_error(cli, "%s writes no files: drop --csv",
                                   a->check ? "--check" : "--list");
+    a->size_given = a->size != 0;
     if (!a->size) a->size = cli->default_size;
     if (!a->reps) a->reps = cli->default_reps;
     if (!a->seed_given) a->seed = fresh_seed();

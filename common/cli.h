@@ -15,8 +15,9 @@ extern "C" {
 
 typedef struct {
     int check, bench, list, help;
-    const char* csv;         /* NULL: no CSV */
-    long size;               /* 0: the chapter's default */
+    const char* csv; /* NULL: no CSV */
+    long size;       /* --size, else the chapter's default */
+    int size_given;
     long reps;               /* 0: the chapter's default */
     const char* variant;     /* NULL: every variant */
     unsigned long long seed; /* of the check's and benchmark's inputs: --seed, else the clock */

@@ -1,0 +1,187 @@
+/* Chapter 06: the shared-memory accesses of one K-slice of each tiled kernel, warp by warp, put
+ * through the calibrated bank model. The lane-to-address maps are the kernels' own (gemm.h for
+ * kernels 6 to 8; kernels 3 to 5 are written out here as gemm_kernels.cuh does them). */
+#include "gemm.h"
+
+#include "smem_model.h"
+
+#include <string.h>
+
+/* One access of the table: the byte offset lane `lane` of warp `warp` touches in its `i`-th
+ * request of this kind (of `per_warp`). */
+typedef unsigned (*lane_offset_fn)(const void* ctx, int warp, int lane, int i);
+
+static int add_access(gemm_smem_cost* c, const char* what, int width, int is_store, int warps,
+                      int per_warp, lane_offset_fn at, const void* ctx) {
+    gemm_access_cost* a = &c->access[c->n++];
+    memset(a, 0, sizeof *a);
+    a->what = what;
+    a->width = width;
+    a->is_store = is_store;
+    long wf = 0, ideal = 0;
+    for (int w = 0; w < warps; ++w)
+        for (int i = 0; i < per_warp; ++i) {
+            smem_access s;
+            s.width = (unsigned)width;
+            s.op = is_store ? SMEM_STORE : SMEM_LOAD;
+            s.mask = 0xffffffffu;
+            for (int l = 0; l < SMEM_WARP; ++l) s.offset[l] = at(ctx, w, l, i);
+            smem_report r;
+            if (smem_analyze(&s, &r)) return -1;
+            wf += r.wavefronts;
+            ideal += r.ideal;
+        }
+    a->requests = warps * per_warp;
+    a->wavefronts = (double)wf / a->requests;
+    a->ideal = (double)ideal / a->requests;
+    return 0;
+}
+
+/* The averages over loads and over stores: what ncu's wavefronts / requests measure. */
+static void finish(gemm_smem_cost* c) {
+    double wf[2] = {0, 0}, req[2] = {0, 0};
+    for (int i = 0; i < c->n; ++i) {
+        wf[c->access[i].is_store] += c->access[i].wavefronts * c->access[i].requests;
+        req[c->access[i].is_store] += c->access[i].requests;
+    }
+    c->ld = req[0] ? wf[0] / req[0] : -1;
+    c->st = req[1] ? wf[1] / req[1] : -1;
+}
+
+/* ---------------------------------------------------------------- kernel 3: 32 x 32 threads
+ * Thread (ty, tx) = (tid / 32, tid % 32): warp w is row ty = w. Stores As[ty][tx], Bs[ty][tx];
+ * reads As[ty][k] (one address per warp: a broadcast) and Bs[k][tx] (a row). */
+static unsigned k3_tile_store(const void* ctx, int w, int l, int i) {
+    (void)ctx, (void)i;
+    return (unsigned)(w * T3 + l) * 4;
+}
+static unsigned k3_a_read(const void* ctx, int w, int l, int k) {
+    (void)ctx, (void)l;
+    return (unsigned)(w * T3 + k) * 4;
+}
+static unsigned k3_b_read(const void* ctx, int w, int l, int k) {
+    (void)ctx, (void)w;
+    return (unsigned)(k * T3 + l) * 4;
+}
+
+int gemm_model_smem(gemm_smem_cost* c) {
+    memset(c, 0, sizeof *c);
+    const int warps = T3 * T3 / 32;
+    if (add_access(c, "A and B tile stores", 4, 1, warps, 2, k3_tile_store, NULL) ||
+        add_access(c, "A reads As[ty][k]", 4, 0, warps, T3, k3_a_read, NULL) ||
+        add_access(c, "B reads Bs[k][tx]", 4, 0, warps, T3, k3_b_read, NULL))
+        return -1;
+    finish(c);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- kernel 4: 64 x 64, BK 8
+ * 512 threads; thread tid computes column tid % 64, rows tid / 64 * 8 .. + 7. Stores: As[m][k]
+ * at tid (m = tid / 8, k = tid % 8) and Bs[k][n] at tid: consecutive words. Reads: As[m][k]
+ * (the same m for a whole warp: a broadcast) and Bs[k][tid % 64] (a row). */
+enum { K4_BM = 64, K4_BN = 64, K4_BK = 8, K4_TM = 8, K4_NT = K4_BM * K4_BN / K4_TM };
+
+static unsigned k4_store(const void* ctx, int w, int l, int i) {
+    (void)ctx, (void)i;
+    return (unsigned)(w * 32 + l) * 4;
+}
+static unsigned k4_a_read(const void* ctx, int w, int l, int i) {
+    (void)ctx;
+    const int tid = w * 32 + l, dot = i / K4_TM, r = i % K4_TM;
+    return (unsigned)((tid / K4_BN * K4_TM + r) * K4_BK + dot) * 4;
+}
+static unsigned k4_b_read(const void* ctx, int w, int l, int dot) {
+    (void)ctx;
+    return (unsigned)(dot * K4_BN + (w * 32 + l) % K4_BN) * 4;
+}
+
+int gemm_model_blocktile_1d(gemm_smem_cost* c) {
+    memset(c, 0, sizeof *c);
+    const int warps = K4_NT / 32;
+    if (add_access(c, "A and B tile stores", 4, 1, warps, 2, k4_store, NULL) ||
+        add_access(c, "A reads As[m][k]", 4, 0, warps, K4_BK * K4_TM, k4_a_read, NULL) ||
+        add_access(c, "B reads Bs[k][n]", 4, 0, warps, K4_BK, k4_b_read, NULL))
+        return -1;
+    finish(c);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- kernel 5: 128 x 128, BK 8
+ * 256 threads in a 16 x 16 grid, each an 8 x 8 block of C: rows tid / 16 * 8 .., columns
+ * tid % 16 * 8 ... Stores: consecutive words, as kernel 4. Reads, per k: As[row][k] for its 8
+ * rows (a warp holds two thread rows: two addresses 8 x 8 words apart, one bank) and
+ * Bs[k][col .. col + 7] (16 columns of threads 8 words apart: 4 on each bank). */
+enum { K5_BM = 128, K5_BN = 128, K5_BK = 8, K5_T = 8, K5_NT = 256 };
+
+static unsigned k5_store(const void* ctx, int w, int l, int i) {
+    (void)ctx, (void)i;
+    return (unsigned)(w * 32 + l) * 4;
+}
+static unsigned k5_a_read(const void* ctx, int w, int l, int i) {
+    (void)ctx;
+    const int tid = w * 32 + l, k = i / K5_T, r = i % K5_T;
+    return (unsigned)((tid / 16 * K5_T + r) * K5_BK + k) * 4;
+}
+static unsigned k5_b_read(const void* ctx, int w, int l, int i) {
+    (void)ctx;
+    const int tid = w * 32 + l, k = i / K5_T, j = i % K5_T;
+    return (unsigned)(k * K5_BN + tid % 16 * K5_T + j) * 4;
+}
+
+int gemm_model_blocktile_2d(gemm_smem_cost* c) {
+    memset(c, 0, sizeof *c);
+    const int warps = K5_NT / 32;
+    if (add_access(c, "A and B tile stores", 4, 1, warps, 8, k5_store, NULL) ||
+        add_access(c, "A reads As[m][k]", 4, 0, warps, K5_BK * K5_T, k5_a_read, NULL) ||
+        add_access(c, "B reads Bs[k][n]", 4, 0, warps, K5_BK * K5_T, k5_b_read, NULL))
+        return -1;
+    finish(c);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- kernels 6 to 8
+ * Per K-slice and thread: BM * BK / (4 NT) float4 loads of A, each stored as 4 floats down a
+ * column of As (k = 4q + j, row m); BK * BN / (4 NT) float4 loads of B, each stored as one
+ * float4 along a row of Bs; per k, two float4 reads of As (the thread's two 4-row blocks) and two
+ * of Bs. */
+static unsigned vec_a_store(const void* ctx, int w, int l, int i) {
+    const gemm_geometry* g = (const gemm_geometry*)ctx;
+    const int f = w * 32 + l + i / QUAD * g->nt, per_row = g->bk / QUAD;
+    return (unsigned)gemm_a_slot(g->a_slot, g->bm, g->bk, f % per_row * QUAD + i % QUAD,
+                                 f / per_row) *
+           4;
+}
+static unsigned vec_b_store(const void* ctx, int w, int l, int i) {
+    const gemm_geometry* g = (const gemm_geometry*)ctx;
+    const int f = w * 32 + l + i * g->nt, per_row = g->bn / QUAD;
+    return (unsigned)gemm_b_slot(g->b_padded, g->bn, f / per_row, f % per_row * QUAD) * 4;
+}
+static unsigned vec_read(const void* ctx, int w, int l, int i, int a) {
+    const gemm_geometry* g = (const gemm_geometry*)ctx;
+    int row0, col0, step_m, step_n;
+    gemm_thread_origin(g->bm, g->bn, g->spread, g->lanes_m, w * 32 + l, &row0, &col0, &step_m,
+                       &step_n);
+    const int k = i / 2, half = i % 2;
+    return (unsigned)(a ? gemm_a_slot(g->a_slot, g->bm, g->bk, k, row0 + half * step_m)
+                        : gemm_b_slot(g->b_padded, g->bn, k, col0 + half * step_n)) *
+           4;
+}
+static unsigned vec_a_read(const void* ctx, int w, int l, int i) {
+    return vec_read(ctx, w, l, i, 1);
+}
+static unsigned vec_b_read(const void* ctx, int w, int l, int i) {
+    return vec_read(ctx, w, l, i, 0);
+}
+
+int gemm_model_vec(const gemm_geometry* g, gemm_smem_cost* c) {
+    memset(c, 0, sizeof *c);
+    const int warps = g->nt / 32, a_loads = g->bm * g->bk / QUAD / g->nt,
+              b_loads = g->bk * g->bn / QUAD / g->nt;
+    if (add_access(c, "A stores, transposed", 4, 1, warps, QUAD * a_loads, vec_a_store, g) ||
+        add_access(c, "B stores", 16, 1, warps, b_loads, vec_b_store, g) ||
+        add_access(c, "A reads (float4)", 16, 0, warps, 2 * g->bk, vec_a_read, g) ||
+        add_access(c, "B reads (float4)", 16, 0, warps, 2 * g->bk, vec_b_read, g))
+        return -1;
+    finish(c);
+    return 0;
+}
