@@ -168,7 +168,7 @@ static variant plain_variant(const char* name, int number, const char* adds, lau
     return v;
 }
 
-enum { N_VARIANTS = 19 };
+enum { N_VARIANTS = 20 };
 
 static int all_variants(variant* v) {
     int n = 0;
@@ -203,18 +203,19 @@ static int all_variants(variant* v) {
         "vec_pad_a", 6, "A's transposed rows padded by 4 floats: conflict-free (kept)", 0);
     v[n++] = vec_variant<128, 128, 8, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 1>(
         "warptile", 7, "each warp owns a 32x64 tile of C, its lanes a 4x8 grid in it", 0);
-    v[n++] = vec_variant<128, 128, 16, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 2, 1>(
-        "double_buffer", 8,
-        "two stages, slices of 16: the next slice loads while this one is computed", 0);
+    v[n++] = vec_variant<128, 128, 8, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 2, 2>(
+        "double_buffer", 8, "two stages: the next slice loads while this one is computed", 0);
     /* Kernel 8's sweep (README, "The sweep"): what each of its choices is worth. */
+    v[n++] = vec_variant<128, 128, 8, 256, SPREAD_WARP, 4, SLOT_SWIZZLED, 0, 2, 2>("db_bk8_swizzle",
+                                                                                   8, "sweep", 1);
+    v[n++] = vec_variant<128, 128, 8, 256, SPREAD_WARP, 8, SLOT_PADDED, 0, 2, 2>("db_bk8_lanes8x4",
+                                                                                 8, "sweep", 1);
+    v[n++] = vec_variant<128, 128, 16, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 2, 1>("db_bk16_1block",
+                                                                                  8, "sweep", 1);
     v[n++] = vec_variant<128, 128, 16, 256, SPREAD_WARP, 4, SLOT_SWIZZLED, 0, 2, 1>(
         "db_bk16_swizzle", 8, "sweep", 1);
     v[n++] = vec_variant<128, 128, 16, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 2, 2>("db_bk16_2blocks",
                                                                                   8, "sweep", 1);
-    v[n++] = vec_variant<128, 128, 8, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 2, 2>("db_bk8_2blocks",
-                                                                                 8, "sweep", 1);
-    v[n++] = vec_variant<128, 128, 16, 256, SPREAD_WARP, 8, SLOT_PADDED, 0, 2, 1>(
-        "db_bk16_lanes8x4", 8, "sweep", 1);
     v[n++] = vec_variant<128, 64, 16, 128, SPREAD_WARP, 4, SLOT_PADDED, 0, 2>("db_128x64_bk16", 8,
                                                                               "sweep", 1);
     v[n++] = vec_variant<64, 128, 16, 128, SPREAD_WARP, 8, SLOT_PADDED, 0, 2>("db_64x128_bk16", 8,

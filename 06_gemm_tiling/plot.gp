@@ -8,7 +8,7 @@ set terminal pngcairo size 1100,620 font ',11' noenhanced
 kernels = "cublas naive coalesced smem blocktile_1d blocktile_2d vec_plain vec_pad_a warptile double_buffer"
 colours = "#000000 #e41a1c #ff7f00 #a65628 #984ea3 #f781bf #999999 #4daf4a #377eb8 #08306b"
 bars = "naive coalesced smem blocktile_1d blocktile_2d vec_plain vec_pad_b vec_swizzle vec_pad_a warptile double_buffer"
-sweeps = "double_buffer db_bk16_swizzle db_bk16_2blocks db_bk8_2blocks db_bk16_lanes8x4 db_128x64_bk16 db_64x128_bk16"
+sweeps = "double_buffer db_bk8_swizzle db_bk8_lanes8x4 db_bk16_1block db_bk16_swizzle db_bk16_2blocks db_128x64_bk16 db_64x128_bk16"
 is(v) = strcol('variant') eq v
 cube(n) = column('M') == n && column('N') == n && column('K') == n
 
