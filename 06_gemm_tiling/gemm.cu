@@ -262,7 +262,7 @@ static void print_model(const variant* v, int n) {
            "and its 16 thread columns read B 8 words apart. Kernel 6 moves A's slice transposed:\n"
            "its float4 loads become four scalar stores down a column, BK / 4 = 2 rows of lanes on\n"
            "the same banks. Padding B (the tile with no conflict) changes nothing; padding or\n"
-           "swizzling A removes it. At BK = 16 padding cannot (db_bk16_padded): see README.\n");
+           "swizzling A removes it. At BK = 16 padding cannot (db_bk16_1block): see README.\n");
 }
 
 typedef struct {

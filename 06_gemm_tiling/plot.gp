@@ -27,7 +27,7 @@ unset print
 do for [i = 1:words(kernels)] {
     set table $series append
     plot csv using 'M':'gflops' with table if (is(word(kernels, i)) && \
-        cube(column('M')) && column('M') % 256 == 0)
+        cube(column('M')) && int(column('M')) % 256 == 0)
     unset table
     set print $series append
     print ""
