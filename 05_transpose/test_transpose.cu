@@ -13,7 +13,6 @@
 #include "transpose_kernels.cuh"
 
 #include <stdlib.h>
-#include <string.h>
 
 enum { TR = 64, TC = 64, NT = 256 };
 
@@ -92,13 +91,5 @@ static int test_gpu(void) {
 }
 
 int main(int argc, char** argv) {
-    if (argc != 2 || (strcmp(argv[1], "--cpu") && strcmp(argv[1], "--gpu"))) {
-        fprintf(stderr, "usage: %s --cpu | --gpu\n", argv[0]);
-        return EXIT_USAGE;
-    }
-    if (!strcmp(argv[1], "--cpu"))
-        test_cpu();
-    else if (test_gpu() == EXIT_SKIPPED)
-        return EXIT_SKIPPED;
-    return test_finish(argv[1][2] == 'c' ? "test_transpose --cpu" : "test_transpose --gpu");
+    return test_main_cpu_gpu(argc, argv, "test_transpose", test_cpu, test_gpu);
 }

@@ -51,9 +51,10 @@ static void finish(gemm_smem_cost* c) {
 /* ---------------------------------------------------------------- kernel 3: 32 x 32 threads
  * Thread (ty, tx) = (tid / 32, tid % 32): warp w is row ty = w. Stores As[ty][tx], Bs[ty][tx];
  * reads As[ty][k] (one address per warp: a broadcast) and Bs[k][tx] (a row). */
-static unsigned k3_tile_store(const void* ctx, int w, int l, int i) {
+/* Kernels 3, 4 and 5 store their tiles at consecutive words: lane l of warp w at w * 32 + l. */
+static unsigned consecutive_store(const void* ctx, int w, int l, int i) {
     (void)ctx, (void)i;
-    return (unsigned)(w * T3 + l) * 4;
+    return (unsigned)(w * 32 + l) * 4;
 }
 static unsigned k3_a_read(const void* ctx, int w, int l, int k) {
     (void)ctx, (void)l;
@@ -67,7 +68,7 @@ static unsigned k3_b_read(const void* ctx, int w, int l, int k) {
 int gemm_model_smem(gemm_smem_cost* c) {
     memset(c, 0, sizeof *c);
     const int warps = T3 * T3 / 32;
-    if (add_access(c, "A and B tile stores", 4, 1, warps, 2, k3_tile_store, NULL) ||
+    if (add_access(c, "A and B tile stores", 4, 1, warps, 2, consecutive_store, NULL) ||
         add_access(c, "A reads As[ty][k]", 4, 0, warps, T3, k3_a_read, NULL) ||
         add_access(c, "B reads Bs[k][tx]", 4, 0, warps, T3, k3_b_read, NULL))
         return -1;
@@ -81,10 +82,6 @@ int gemm_model_smem(gemm_smem_cost* c) {
  * (the same m for a whole warp: a broadcast) and Bs[k][tid % 64] (a row). */
 enum { K4_BM = 64, K4_BN = 64, K4_BK = 8, K4_TM = 8, K4_NT = K4_BM * K4_BN / K4_TM };
 
-static unsigned k4_store(const void* ctx, int w, int l, int i) {
-    (void)ctx, (void)i;
-    return (unsigned)(w * 32 + l) * 4;
-}
 static unsigned k4_a_read(const void* ctx, int w, int l, int i) {
     (void)ctx;
     const int tid = w * 32 + l, dot = i / K4_TM, r = i % K4_TM;
@@ -98,7 +95,7 @@ static unsigned k4_b_read(const void* ctx, int w, int l, int dot) {
 int gemm_model_blocktile_1d(gemm_smem_cost* c) {
     memset(c, 0, sizeof *c);
     const int warps = K4_NT / 32;
-    if (add_access(c, "A and B tile stores", 4, 1, warps, 2, k4_store, NULL) ||
+    if (add_access(c, "A and B tile stores", 4, 1, warps, 2, consecutive_store, NULL) ||
         add_access(c, "A reads As[m][k]", 4, 0, warps, K4_BK * K4_TM, k4_a_read, NULL) ||
         add_access(c, "B reads Bs[k][n]", 4, 0, warps, K4_BK, k4_b_read, NULL))
         return -1;
@@ -113,10 +110,6 @@ int gemm_model_blocktile_1d(gemm_smem_cost* c) {
  * Bs[k][col .. col + 7] (16 columns of threads 8 words apart: 4 on each bank). */
 enum { K5_BM = 128, K5_BN = 128, K5_BK = 8, K5_T = 8, K5_NT = 256 };
 
-static unsigned k5_store(const void* ctx, int w, int l, int i) {
-    (void)ctx, (void)i;
-    return (unsigned)(w * 32 + l) * 4;
-}
 static unsigned k5_a_read(const void* ctx, int w, int l, int i) {
     (void)ctx;
     const int tid = w * 32 + l, k = i / K5_T, r = i % K5_T;
@@ -131,7 +124,7 @@ static unsigned k5_b_read(const void* ctx, int w, int l, int i) {
 int gemm_model_blocktile_2d(gemm_smem_cost* c) {
     memset(c, 0, sizeof *c);
     const int warps = K5_NT / 32;
-    if (add_access(c, "A and B tile stores", 4, 1, warps, 8, k5_store, NULL) ||
+    if (add_access(c, "A and B tile stores", 4, 1, warps, 8, consecutive_store, NULL) ||
         add_access(c, "A reads As[m][k]", 4, 0, warps, K5_BK * K5_T, k5_a_read, NULL) ||
         add_access(c, "B reads Bs[k][n]", 4, 0, warps, K5_BK * K5_T, k5_b_read, NULL))
         return -1;

@@ -3,7 +3,10 @@
 #ifndef COURSE_TEST_UTIL_H
 #define COURSE_TEST_UTIL_H
 
+#include "check.h"
+
 #include <stdio.h>
+#include <string.h>
 
 static int test_failures, test_expectations;
 
@@ -23,6 +26,24 @@ static inline int test_finish(const char* name) {
     printf("%s: %d of %d expectations held\n", name, test_expectations - test_failures,
            test_expectations);
     return test_failures || !test_expectations ? 1 : 0;
+}
+
+/* main() of a kernel exercise's test (test_topic.cu): `--cpu` runs cpu() (what the CPU can prove),
+ * `--gpu` runs gpu() (the kernel; it returns EXIT_SKIPPED without a GPU); anything else is a
+ * usage error. Returns the exit code. */
+static inline int test_main_cpu_gpu(int argc, char** argv, const char* name, void (*cpu)(void),
+                                    int (*gpu)(void)) {
+    if (argc != 2 || (strcmp(argv[1], "--cpu") && strcmp(argv[1], "--gpu"))) {
+        fprintf(stderr, "usage: %s --cpu | --gpu\n", argv[0]);
+        return EXIT_USAGE;
+    }
+    char label[128];
+    snprintf(label, sizeof label, "%s %s", name, argv[1]);
+    if (!strcmp(argv[1], "--cpu"))
+        cpu();
+    else if (gpu() == EXIT_SKIPPED)
+        return EXIT_SKIPPED;
+    return test_finish(label);
 }
 
 #endif
