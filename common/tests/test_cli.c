@@ -130,7 +130,10 @@ int main(void) {
     EXPECT(parse(&a, "") == -1 && a.size == 1000 && a.reps == 7 && !a.check && !a.csv &&
                !a.seed_given,
            "defaults");
-    EXPECT(parse(&a, "--check --size 17") == -1 && a.check && a.size == 17, "--check --size");
+    EXPECT(parse(&a, "--check --size 17") == -1 && a.check && a.size == 17 && a.size_given,
+           "--check --size");
+    EXPECT(parse(&a, "--check") == -1 && a.size == 1000 && !a.size_given,
+           "no --size: the default, marked as not given");
     EXPECT(parse(&a, "--bench --csv out.csv --reps 3 --variant v1") == -1 && a.bench &&
                !strcmp(a.csv, "out.csv") && a.reps == 3 && !strcmp(a.variant, "v1"),
            "bench flags");
