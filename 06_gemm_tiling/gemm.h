@@ -29,6 +29,10 @@ extern "C" {
  * "Exercise"); the kernel (gemm_smem.cuh) calls them between its barriers. */
 enum { T3 = 32 };
 
+/* Kernel 4 (1-D blocktiling) and kernel 5 (2-D): their fixed tiles, shared with the bank model. */
+enum { K4_BM = 64, K4_BN = 64, K4_BK = 8, K4_TM = 8, K4_NT = K4_BM * K4_BN / K4_TM };
+enum { K5_BM = 128, K5_BN = 128, K5_BK = 8, K5_T = 8, K5_NT = K5_BM * K5_BN / (K5_T * K5_T) };
+
 /* Thread (ty, tx) stores its element of A's tile and of B's tile for the slice at k0. */
 GEMM_HD void exercise_load_tiles(const float* A, const float* B, int M, int N, int K, int block_row,
                                  int block_col, int k0, int ty, int tx, float* As, float* Bs);

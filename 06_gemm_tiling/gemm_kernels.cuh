@@ -1,6 +1,7 @@
 /* Chapter 06's kernels (kernel 3, the exercise, is in gemm_smem.cuh). Every kernel takes
  * (M, N, K, alpha, A, B, beta, C), row-major, any M, N, K >= 0: elements past an edge are loaded
- * as 0 and never stored, so every kernel is general; none needs its tile to divide the shape. */
+ * as 0 and never stored, so every kernel is general (M, N >= 1, K >= 0); none needs its tile to
+ * divide the shape. */
 #ifndef GEMM_KERNELS_CUH
 #define GEMM_KERNELS_CUH
 
@@ -46,8 +47,6 @@ __device__ __forceinline__ float load_or_zero(const float* X, int rows, int cols
  * A 64 x 64 tile of C per block, K-slices of 8, 512 threads; each thread computes 8 elements of
  * one column. One B value from shared memory now serves 8 multiply-adds: shared-memory loads per
  * FMA drop from 2 to 1 + 1/8. */
-enum { K4_BM = 64, K4_BN = 64, K4_BK = 8, K4_TM = 8, K4_NT = K4_BM * K4_BN / K4_TM };
-
 __global__ void __launch_bounds__(K4_NT)
     gemm_blocktile_1d(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                       float* C) {
@@ -76,8 +75,6 @@ __global__ void __launch_bounds__(K4_NT)
 /* ---------------------------------------------------------------- kernel 5: 2-D blocktiling
  * A 128 x 128 tile per block, 256 threads, each an 8 x 8 block of C: per k, 8 values of A and 8
  * of B from shared memory feed 64 multiply-adds (1/4 load per FMA). */
-enum { K5_BM = 128, K5_BN = 128, K5_BK = 8, K5_T = 8, K5_NT = K5_BM * K5_BN / (K5_T * K5_T) };
-
 __global__ void __launch_bounds__(K5_NT)
     gemm_blocktile_2d(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                       float* C) {
@@ -139,6 +136,14 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
     static_assert(A_LOADS >= 1 && B_LOADS >= 1 && BM * BK % (QUAD * NT) == 0 &&
                       BK * BN % (QUAD * NT) == 0,
                   "whole float4 loads per thread");
+    static_assert(SPREAD != SPREAD_BLOCK || (NT == 256 && BM == 128 && BN == 128),
+                  "SPREAD_BLOCK is a 16 x 16 thread grid over a 128 x 128 tile");
+    constexpr int LM = LANES_M > 0 ? LANES_M : 1; /* SPREAD_BLOCK has no lane grid */
+    static_assert(SPREAD != SPREAD_WARP ||
+                      (LANES_M > 0 && (BM / (LM * MICRO)) * (BN / (32 / LM * MICRO)) * 32 == NT),
+                  "SPREAD_WARP: the warp tiles cover the block tile, one warp each");
+    static_assert(A_SLOT != SLOT_SWIZZLED || (BK >= 8 && BK <= 32 && BM >= 32),
+                  "the swizzle's rows (128 / BK) and k bits (BK / 4) fit one 32-bank line");
     __shared__ __align__(16) float As[STAGES][A_FLOATS];
     __shared__ __align__(16) float Bs[STAGES][B_FLOATS];
     auto a_slot = [](int k, int m) { return gemm_a_slot(A_SLOT, BM, BK, k, m); };

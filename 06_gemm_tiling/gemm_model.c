@@ -13,6 +13,7 @@ typedef unsigned (*lane_offset_fn)(const void* ctx, int warp, int lane, int i);
 
 static int add_access(gemm_smem_cost* c, const char* what, int width, int is_store, int warps,
                       int per_warp, lane_offset_fn at, const void* ctx) {
+    if (c->n >= GEMM_MAX_ACCESSES) return -1;
     gemm_access_cost* a = &c->access[c->n++];
     memset(a, 0, sizeof *a);
     a->what = what;
@@ -80,8 +81,6 @@ int gemm_model_smem(gemm_smem_cost* c) {
  * 512 threads; thread tid computes column tid % 64, rows tid / 64 * 8 .. + 7. Stores: As[m][k]
  * at tid (m = tid / 8, k = tid % 8) and Bs[k][n] at tid: consecutive words. Reads: As[m][k]
  * (the same m for a whole warp: a broadcast) and Bs[k][tid % 64] (a row). */
-enum { K4_BM = 64, K4_BN = 64, K4_BK = 8, K4_TM = 8, K4_NT = K4_BM * K4_BN / K4_TM };
-
 static unsigned k4_a_read(const void* ctx, int w, int l, int i) {
     (void)ctx;
     const int tid = w * 32 + l, dot = i / K4_TM, r = i % K4_TM;
@@ -108,8 +107,6 @@ int gemm_model_blocktile_1d(gemm_smem_cost* c) {
  * tid % 16 * 8 ... Stores: consecutive words, as kernel 4. Reads, per k: As[row][k] for its 8
  * rows (a warp holds two thread rows: two addresses 8 x 8 words apart, one bank) and
  * Bs[k][col .. col + 7] (16 columns of threads 8 words apart: 4 on each bank). */
-enum { K5_BM = 128, K5_BN = 128, K5_BK = 8, K5_T = 8, K5_NT = 256 };
-
 static unsigned k5_a_read(const void* ctx, int w, int l, int i) {
     (void)ctx;
     const int tid = w * 32 + l, k = i / K5_T, r = i % K5_T;

@@ -46,6 +46,14 @@ static double tolerance(int K) {
     return 8.0 * FLT_EPSILON * sqrt((double)K + 1.0);
 }
 
+/* What a failure most likely means, for the learner. */
+static const char* hint(double err) {
+    return err != err ? " (NaN: a tile element left unwritten? outside the matrices it must be 0)"
+           : err > 0.5
+               ? " (far off: do both steps compute? A's row and column, B's, the right way?)"
+               : " (close: an edge element, or a product missed or counted twice?)";
+}
+
 static void test_cpu(void) {
     unsigned long long seed = 6006;
     static float As[T3 * T3], Bs[T3 * T3], acc[T3 * T3];
@@ -73,7 +81,8 @@ static void test_cpu(void) {
                 }
             }
         const double err = rel_error(A, B, NULL, C, M, N, K, 1.0f, 0.0f), tol = tolerance(K);
-        EXPECT(err <= tol, "%dx%dx%d on the CPU: relative error %.3g > %.3g", M, N, K, err, tol);
+        EXPECT(err <= tol, "%dx%dx%d on the CPU: relative error %.3g > %.3g%s", M, N, K, err, tol,
+               hint(err));
         free(A);
         free(B);
         free(C);
@@ -109,8 +118,8 @@ static int test_gpu(void) {
             CUDA_CHECK_LAUNCH();
             CUDA_CHECK(cudaMemcpy(C, dC, nc * 4, cudaMemcpyDeviceToHost));
             const double err = rel_error(A, B, C0, C, M, N, K, alpha, beta), tol = tolerance(K);
-            EXPECT(err <= tol, "%dx%dx%d on the GPU, beta %g: relative error %.3g > %.3g", M, N, K,
-                   beta, err, tol);
+            EXPECT(err <= tol, "%dx%dx%d on the GPU, beta %g: relative error %.3g > %.3g%s", M, N,
+                   K, beta, err, tol, hint(err));
             CUDA_CHECK(cudaFree(dA));
             CUDA_CHECK(cudaFree(dB));
             CUDA_CHECK(cudaFree(dC));
