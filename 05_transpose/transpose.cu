@@ -272,17 +272,10 @@ static long long first_wrong(const unsigned char* in, const unsigned char* out, 
 /* Bytes that the shape's input and output need, times `sets`; exits 2 with a message if they
  * do not fit in the GPU's free memory. */
 static void require_memory(int rows, int cols, size_t elem, size_t sets) {
-    size_t free_b, total_b;
-    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    double need = 2.0 * sets * (double)rows * cols * elem;
-    if (need > 0.9 * (double)free_b) {
-        fprintf(stderr,
-                "05_transpose: a %dx%d %s matrix needs %.1f GiB (input and output%s); the GPU "
-                "has %.1f GiB free\n",
-                rows, cols, elem == 4 ? "float" : "double", need / (1 << 30),
-                sets > 1 ? ", rotated" : "", free_b / (double)(1 << 30));
-        exit(EXIT_USAGE);
-    }
+    char what[128];
+    snprintf(what, sizeof what, "a %dx%d %s matrix (input and output%s)", rows, cols,
+             elem == 4 ? "float" : "double", sets > 1 ? ", rotated" : "");
+    course_require_device_memory("05_transpose", 2.0 * sets * (double)rows * cols * elem, what);
 }
 
 static int check_shape(const variant* v, int n, shape s, unsigned long long* seed) {

@@ -315,16 +315,10 @@ static void fill_uniform(float* x, size_t n, unsigned long long* seed) {
 /* Bytes that A, B and C of a shape need; exits 2 with a message if they do not fit in the GPU's
  * free memory. */
 static void require_memory(shape s) {
-    size_t free_b, total_b;
-    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    const double need = 4.0 * ((double)s.M * s.K + (double)s.K * s.N + 2.0 * s.M * s.N);
-    if (need > 0.9 * (double)free_b) {
-        fprintf(stderr,
-                "06_gemm_tiling: %dx%dx%d needs %.1f GiB (A, B, C and a reference C); the "
-                "GPU has %.1f GiB free\n",
-                s.M, s.N, s.K, need / (1 << 30), free_b / (double)(1 << 30));
-        exit(EXIT_USAGE);
-    }
+    char what[128];
+    snprintf(what, sizeof what, "%dx%dx%d (A, B, C and a reference C)", s.M, s.N, s.K);
+    course_require_device_memory(
+        "06_gemm_tiling", 4.0 * ((double)s.M * s.K + (double)s.K * s.N + 2.0 * s.M * s.N), what);
 }
 
 /* ||got - ref||_F / ||ref||_F (||got||_F if ref is all zeros); NaN anywhere makes it NaN. */

@@ -3,6 +3,7 @@
 #include "check.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A kernel that does nothing: asking for its attributes tells whether this build carries code
@@ -104,6 +105,16 @@ void course_summary_header(const course_device* d, const char* program) {
     char desc[512];
     course_device_describe(d, desc, sizeof desc);
     printf("\n## %s summary\n\n%s.\n\n", program, desc);
+}
+
+void course_require_device_memory(const char* program, double bytes, const char* what) {
+    size_t free_b, total_b;
+    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    if (bytes > 0.9 * (double)free_b) {
+        fprintf(stderr, "%s: %s needs %.1f GiB; the GPU has %.1f GiB free\n", program, what,
+                bytes / (1 << 30), free_b / (double)(1 << 30));
+        exit(EXIT_USAGE);
+    }
 }
 
 void course_device_print(const course_device* d) {

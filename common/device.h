@@ -36,6 +36,10 @@ void course_device_describe(const course_device* d, char* buf, size_t len);
  * run copies from that line into SUMMARY.md). */
 void course_summary_header(const course_device* d, const char* program);
 
+/* Exits 2 with "program: <what> needs X GiB; the GPU has Y GiB free" if `bytes` exceed 90% of the
+ * GPU's free memory: a shape too large for the device is a usage error, not a crash. */
+void course_require_device_memory(const char* program, double bytes, const char* what);
+
 /* Prints the description and the SM count on a line of its own: what every run starts with. */
 void course_device_print(const course_device* d);
 
