@@ -32,7 +32,8 @@ static const course_cli CLI = {
     15,
     1000000,
     0, /* no --shape */
-    0};
+    0,
+    0 /* --size from 1 */};
 
 /* ---------------------------------------------------------------- tiles and variants */
 

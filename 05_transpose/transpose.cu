@@ -31,7 +31,8 @@ static const course_cli CLI = {
     20,
     32768,
     2, /* --shape RxC */
-    1 << 20};
+    1 << 20,
+    0 /* --size from 1 */};
 
 enum { FLOAT, DOUBLE, N_TYPES };
 static const char* const TYPE_NAME[N_TYPES] = {"float", "double"};

@@ -36,7 +36,8 @@ static const course_cli CLI = {
     20,
     16384,
     3, /* --shape MxNxK */
-    1 << 17};
+    1 << 17,
+    0 /* --size from 1 */};
 
 /* ---------------------------------------------------------------- cuBLAS and the variants */
 

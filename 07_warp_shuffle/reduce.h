@@ -21,7 +21,8 @@ extern "C" {
 REDUCE_HD float exercise_warp_reduce_sum(float v);
 
 /* The sum of v over the whole block, in thread 0 (others: anything). warp_sums: 32 floats of
- * shared memory, one per warp. */
+ * shared memory, one per warp. Two calls in a row with the same warp_sums need a barrier between
+ * them (warp 0 may still be reading the first call's sums). */
 REDUCE_HD float exercise_block_reduce_sum(float v, float* warp_sums);
 
 /* ---------------------------------------------------------------- the bank model */
@@ -29,7 +30,12 @@ REDUCE_HD float exercise_block_reduce_sum(float v, float* warp_sums);
 /* The tree of kernels 1-3 over a block of `threads` floats: for each step (stride s = 1, 2, 4, ...
  * or threads / 2, ..., 1 for the sequential tree), the wavefronts per request of the step's
  * shared loads and store, by the calibrated model, averaged over the warps with an active lane. */
-typedef enum { TREE_DIVERGENT = 0, TREE_STRIDED = 1, TREE_SEQUENTIAL = 2 } reduce_tree;
+typedef enum {
+    TREE_DIVERGENT = 0,  /* kernel 1 */
+    TREE_STRIDED = 1,    /* kernel 2 */
+    TREE_SEQUENTIAL = 2, /* kernels 3 and 4 */
+    TREE_LAST_WARP = 3   /* kernel 5: sequential down to 64, then warp 0 alone */
+} reduce_tree;
 
 typedef struct {
     int stride;    /* s */
@@ -38,16 +44,19 @@ typedef struct {
     int worst_ld;  /* the most any warp's load needs */
 } tree_step;
 
-enum { MAX_TREE_STEPS = 11 };
+enum { MAX_TREE_STEPS = 11, IDLE_WARP_WAVEFRONTS = 0 };
 
 /* Fills steps[] (at most MAX_TREE_STEPS); returns how many, or -1 on a malformed access.
- * *ld and *st: the averages over every request of the whole tree (what ncu divides), including
- * the block's first store of its loaded values. */
+ * *ld and *st: the averages over every request of the whole kernel (what ncu divides): the first
+ * store of the loaded values, every step, thread 0's final load. A step's instructions are
+ * predicated, not branched around (the SASS), so every warp issues them: a warp with no active
+ * lane counts a request of IDLE_WARP_WAVEFRONTS wavefronts (0: an assumption the calibration has
+ * not measured yet). Kernel 5's last six steps are one warp's (a branch: __syncwarp inside). */
 int reduce_tree_model(reduce_tree tree, int threads, tree_step* steps, double* ld, double* st);
 
-/* A warp's inclusive scan of 32 floats in shared memory (Hillis-Steele, 5 steps: a load of the
- * lane's own and of its partner's value, a store), by the model: wavefronts per request and
- * requests per warp. The shuffle scan makes none. */
+/* A warp's inclusive scan of 32 floats in shared memory (Hillis-Steele: a store of the lane's
+ * value, then 5 steps of a load of its partner's and a store; its own stays in a register), by
+ * the model: wavefronts per request and requests per warp. The shuffle scan makes none. */
 void reduce_scan_model(double* wavefronts_per_request, int* requests_per_warp);
 
 #ifdef __cplusplus

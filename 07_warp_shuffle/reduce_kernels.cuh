@@ -34,7 +34,7 @@ __global__ void __launch_bounds__(RT) reduce_divergent(const float* x, size_t n,
 /* ---------------------------------------------------------------- kernel 2: strided index
  * The same tree with the work packed into the first threads: thread t handles index 2 s t. No
  * divergence until fewer than 32 threads work, but lane t now touches word 2 s t: a stride of 2s
- * words, a 2-, 4-, 8-, 16-way bank conflict as s grows (the model's table). */
+ * words, up to an 8-way bank conflict as s grows (the model's table). */
 __global__ void __launch_bounds__(RT) reduce_strided(const float* x, size_t n, float* out) {
     __shared__ float sdata[RT];
     const unsigned tid = threadIdx.x;
@@ -197,6 +197,7 @@ __global__ void __launch_bounds__(NT)
         partials[blockIdx.x] = v;
         __threadfence(); /* the partial is visible to every block before the count says so */
         is_last = atomicAdd(arrived, 1u) == gridDim.x - 1;
+        __threadfence(); /* and the last block reads what the others wrote before they counted */
     }
     __syncthreads();
     if (is_last) {

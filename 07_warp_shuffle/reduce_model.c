@@ -14,13 +14,13 @@ static int tree_index(reduce_tree tree, int threads, int s, int tid) {
         return tid % (2 * s) == 0 && tid + s < threads ? tid : -1;
     case TREE_STRIDED: /* kernel 2: the first threads / 2s threads, at 2 s tid */
         return 2 * s * tid + s < threads ? 2 * s * tid : -1;
-    default: /* kernel 3: the first s threads, at their own index */
+    default: /* kernels 3-5: the first s threads, at their own index */
         return tid < s ? tid : -1;
     }
 }
 
-/* Wavefronts of one warp access at words[l] (lanes with words[l] < 0 inactive), or 0 if no lane
- * takes part; -1 if malformed. */
+/* Wavefronts of one warp access at words[l] (lanes with words[l] < 0 inactive): with no active
+ * lane, IDLE_WARP_WAVEFRONTS; -1 if malformed. */
 static int warp_wavefronts(const int* words, smem_op op) {
     smem_access a;
     memset(&a, 0, sizeof a);
@@ -31,44 +31,59 @@ static int warp_wavefronts(const int* words, smem_op op) {
             a.mask |= 1u << l;
             a.offset[l] = (unsigned)words[l] * 4;
         }
-    return a.mask ? smem_wavefronts(&a) : 0;
+    return a.mask ? smem_wavefronts(&a) : IDLE_WARP_WAVEFRONTS;
 }
 
+/* Totals over a kernel's shared instructions: wavefronts and requests, loads and stores. */
+typedef struct {
+    long ld_wf, ld_req, st_wf, st_req;
+} totals;
+
 int reduce_tree_model(reduce_tree tree, int threads, tree_step* steps, double* ld, double* st) {
-    long ld_wf = 0, ld_req = 0, st_wf = threads / 32, st_req = threads / 32; /* sdata[tid] = x */
+    const int warps = threads / 32;
+    /* Every warp's first store; thread 0's final load (kernel 5: its warp's first load of its
+     * own value, the sum then leaving from a register). */
+    totals t = {1, 1, warps, warps};
     int n = 0;
     for (int k = 0; (1 << k) < threads; ++k) {
-        const int s = tree == TREE_SEQUENTIAL ? threads >> (k + 1) : 1 << k;
-        tree_step* t = &steps[n++];
-        if (n > MAX_TREE_STEPS) return -1;
-        memset(t, 0, sizeof *t);
-        t->stride = s;
+        const int s = tree == TREE_DIVERGENT || tree == TREE_STRIDED ? 1 << k : threads >> (k + 1);
+        const int one_warp = tree == TREE_LAST_WARP && s <= 32; /* warp 0 alone, all lanes */
+        if (n == MAX_TREE_STEPS) return -1;
+        tree_step* step = &steps[n++];
+        memset(step, 0, sizeof *step);
+        step->stride = s;
         long step_ld = 0, step_st = 0;
-        for (int w = 0; w < threads / 32; ++w) {
+        for (int w = 0; w < (one_warp ? 1 : warps); ++w) {
             int mine[SMEM_WARP], partner[SMEM_WARP];
             for (int l = 0; l < SMEM_WARP; ++l) {
-                mine[l] = tree_index(tree, threads, s, w * 32 + l);
+                mine[l] = one_warp ? l : tree_index(tree, threads, s, w * 32 + l);
                 partner[l] = mine[l] < 0 ? -1 : mine[l] + s;
             }
-            const int a = warp_wavefronts(mine, SMEM_LOAD), b = warp_wavefronts(partner, SMEM_LOAD),
+            /* Kernel 5's warp keeps its own value in a register: only the partner is loaded. */
+            const int a = one_warp ? 0 : warp_wavefronts(mine, SMEM_LOAD),
+                      b = warp_wavefronts(partner, SMEM_LOAD),
                       c = warp_wavefronts(mine, SMEM_STORE);
             if (a < 0 || b < 0 || c < 0) return -1;
-            if (!a) continue;
-            ++t->warps;
+            t.ld_wf += a + b;
+            t.ld_req += one_warp ? 1 : 2;
+            t.st_wf += c;
+            ++t.st_req;
+            if (mine[0] < 0 && !one_warp) {
+                int any = 0;
+                for (int l = 0; l < SMEM_WARP; ++l) any |= mine[l] >= 0;
+                if (!any) continue; /* the table shows the warps that work */
+            }
+            ++step->warps;
             step_ld += a + b;
             step_st += c;
-            if (a > t->worst_ld) t->worst_ld = a;
-            if (b > t->worst_ld) t->worst_ld = b;
+            if (a > step->worst_ld) step->worst_ld = a;
+            if (b > step->worst_ld) step->worst_ld = b;
         }
-        t->ld = t->warps ? (double)step_ld / (2 * t->warps) : 0;
-        t->st = t->warps ? (double)step_st / t->warps : 0;
-        ld_wf += step_ld;
-        ld_req += 2 * t->warps;
-        st_wf += step_st;
-        st_req += t->warps;
+        step->ld = step->warps ? (double)step_ld / ((one_warp ? 1 : 2) * step->warps) : 0;
+        step->st = step->warps ? (double)step_st / step->warps : 0;
     }
-    *ld = ld_req ? (double)ld_wf / ld_req : -1;
-    *st = (double)st_wf / st_req;
+    *ld = (double)t.ld_wf / t.ld_req;
+    *st = (double)t.st_wf / t.st_req;
     return n;
 }
 

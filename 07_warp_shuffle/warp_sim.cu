@@ -3,6 +3,7 @@
 
 #include "check.h"
 
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -10,21 +11,27 @@
 
 namespace {
 
+thread_local int my_tid = -1; /* the simulated thread this host thread runs */
+
 /* All `count` parties wait until every one has arrived; reusable. */
 struct barrier {
     std::mutex m;
     std::condition_variable cv;
     int count = 0, arrived = 0;
     long generation = 0;
-    void wait() {
+    /* what: the operation, named in the message if some party never comes (a shuffle or a
+     * barrier that part of a warp or block skipped: a hang on the GPU too). */
+    void wait(const char* what) {
         std::unique_lock<std::mutex> lock(m);
         const long g = generation;
         if (++arrived == count) {
             arrived = 0;
             ++generation;
             cv.notify_all();
-        } else {
-            cv.wait(lock, [&] { return generation != g; });
+        } else if (!cv.wait_for(lock, std::chrono::seconds(20), [&] { return generation != g; })) {
+            die("warp simulator: thread %d waited 20 s in %s for %d of %d threads: do all the "
+                "lanes of the warp (all threads of the block) make the same calls?",
+                my_tid, what, count - arrived, count);
         }
     }
 };
@@ -37,7 +44,6 @@ struct block {
 };
 
 block* current;
-thread_local int my_tid = -1;
 
 /* One step of a shuffle: every lane publishes v, then reads lane `from`'s (its own if `from` is
  * outside the warp), and waits again so that the next shuffle cannot overwrite a value still to
@@ -46,9 +52,9 @@ float shuffle(float v, int from) {
     block* b = current;
     const int warp = my_tid / 32;
     b->exchange[my_tid] = v;
-    b->warps[warp].wait();
+    b->warps[warp].wait("a shuffle");
     const float r = from >= 0 && from < 32 ? b->exchange[warp * 32 + from] : v;
-    b->warps[warp].wait();
+    b->warps[warp].wait("a shuffle");
     return r;
 }
 
@@ -87,8 +93,8 @@ float warp_sim_shfl_xor(float v, unsigned lane_mask) {
     return shuffle(v, (int)((unsigned)(my_tid % 32) ^ lane_mask));
 }
 void warp_sim_syncwarp(void) {
-    current->warps[my_tid / 32].wait();
+    current->warps[my_tid / 32].wait("__syncwarp");
 }
 void warp_sim_syncthreads(void) {
-    current->all.wait();
+    current->all.wait("__syncthreads");
 }

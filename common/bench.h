@@ -23,6 +23,12 @@ typedef void (*bench_fn)(void* ctx, int rep);
  * launches k kernels should pass kernels_per_rep = k so that `launches` is right. */
 bench_result bench_run(bench_fn fn, void* ctx, int warmup, int reps, int kernels_per_rep);
 
+/* bench_run, with the timed repetitions queued behind a gate kernel that the host opens once it
+ * has enqueued them all: for launches shorter than the host takes to issue them (a few
+ * microseconds), whose timings would otherwise include the host's launch rate. Falls back to
+ * bench_run beyond 512 queued launches (the stream's queue would fill and block the host). */
+bench_result bench_run_gated(bench_fn fn, void* ctx, int warmup, int reps, int kernels_per_rep);
+
 /* Register spills would put local-memory traffic into a kernel's timings: prints a warning
  * naming the kernel if it uses local memory. */
 void bench_warn_if_spilling(const void* kernel, const char* name);

@@ -166,12 +166,12 @@ static const char* const flag_names[F_COUNT] = {"--check", "--bench",   "--list"
                                                 "--seed",  "--shape"};
 
 /* --size or --reps: a whole number from 1 to max. */
-static int parse_count(const course_cli* cli, const char* flag, const char* v, long max,
+static int parse_count(const course_cli* cli, const char* flag, const char* v, long min, long max,
                        long* out) {
     unsigned long long n;
-    if (course_parse_unsigned(v, 10, (unsigned long long)max, &n) || !n)
-        return course_usage_error(cli, "%s needs a whole number from 1 to %ld, got '%s'", flag, max,
-                                  v);
+    if (course_parse_unsigned(v, 10, (unsigned long long)max, &n) || n < (unsigned long long)min)
+        return course_usage_error(cli, "%s needs a whole number from %ld to %ld, got '%s'", flag,
+                                  min, max, v);
     *out = (long)n;
     return 0;
 }
@@ -237,8 +237,11 @@ int course_parse_args(const course_cli* cli, int argc, char** argv, course_args*
                 return course_usage_error(
                     cli, "--seed needs a whole number from 0 to %llu, got '%s'", ULLONG_MAX, v);
             a->seed_given = 1;
-        } else if (parse_count(cli, f, v, k == F_SIZE ? cli->max_size : COURSE_MAX_REPS,
-                               k == F_SIZE ? &a->size : &a->reps))
+        } else if (k == F_SIZE) {
+            if (parse_count(cli, f, v, cli->size_zero_ok ? 0 : 1, cli->max_size, &a->size))
+                return EXIT_USAGE;
+            a->size_given = 1;
+        } else if (parse_count(cli, f, v, 1, COURSE_MAX_REPS, &a->reps))
             return EXIT_USAGE;
     }
     if (a->help) {
@@ -250,8 +253,7 @@ int course_parse_args(const course_cli* cli, int argc, char** argv, course_args*
     if (a->csv && (a->check || a->list))
         return course_usage_error(cli, "%s writes no files: drop --csv",
                                   a->check ? "--check" : "--list");
-    a->size_given = a->size != 0;
-    if (!a->size) a->size = cli->default_size;
+    if (!a->size_given) a->size = cli->default_size;
     if (!a->reps) a->reps = cli->default_reps;
     if (!a->seed_given) a->seed = fresh_seed();
     return -1;

@@ -32,9 +32,10 @@ typedef struct {
     const char* summary; /* one line: what the program does */
     const char* size;    /* what --size N means here */
     long default_size, default_reps;
-    long max_size;  /* the largest --size the program accepts */
-    int shape_dims; /* 2 (RxC), 3 (MxNxK), or 0: the program takes no --shape */
-    long max_dim;   /* the largest dimension --shape accepts */
+    long max_size;    /* the largest --size the program accepts */
+    int shape_dims;   /* 2 (RxC), 3 (MxNxK), or 0: the program takes no --shape */
+    long max_dim;     /* the largest dimension --shape accepts */
+    int size_zero_ok; /* 1: --size 0 is valid (07: the sum of nothing); else --size starts at 1 */
 } course_cli;
 
 /* The largest --reps any program accepts. */

@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const course_cli CLI = {"test_cli", "A test.", "elements", 1000, 7, 5000, 0, 0};
-static const course_cli SHAPED = {"test_cli", "A test.", "elements", 1000, 7, 5000, 2, 4096};
+static const course_cli CLI = {"test_cli", "A test.", "elements", 1000, 7, 5000, 0, 0, 0};
+static const course_cli SHAPED = {"test_cli", "A test.", "elements", 1000, 7, 5000, 2, 4096, 0};
 static const course_cli* cli = &CLI; /* the program under test */
 
 /* The arguments of `line`, split on spaces, after argv[0] "test_cli". */
@@ -124,6 +124,18 @@ static void test_shape(void) {
     cli = &CLI;
 }
 
+/* --size 0: valid only where the program says so (07: the sum of nothing). */
+static void test_size_zero(void) {
+    static const course_cli ZERO_OK = {"test_cli", "A test.", "elements", 1000, 7, 5000, 0, 0, 1};
+    course_args a;
+    EXPECT(parse(&a, "--check --size 0") == EXIT_USAGE, "--size 0 where it is not valid");
+    cli = &ZERO_OK;
+    EXPECT(parse(&a, "--check --size 0") == -1 && a.size == 0 && a.size_given, "--size 0");
+    EXPECT(parse(&a, "--check") == -1 && a.size == 1000 && !a.size_given, "no --size");
+    EXPECT(parse(&a, "--size -1") == EXIT_USAGE, "--size -1");
+    cli = &CLI;
+}
+
 int main(void) {
     course_args a;
     test_parse_unsigned();
@@ -186,6 +198,7 @@ int main(void) {
         EXPECT(parse_argv(&a, spaced[i]) == EXIT_USAGE, "'%s %s' accepted", spaced[i][1],
                spaced[i][2]);
     test_shape();
+    test_size_zero();
     test_command_line();
     test_csv_path();
     return test_finish("test_cli");
