@@ -108,13 +108,22 @@ PASS_LAUNCHER(launch_warp_volatile, reduce_warp_volatile, 2 * RT)
 PASS_LAUNCHER(launch_shuffle, reduce_shuffle, 2 * RT)
 PASS_LAUNCHER(launch_butterfly, reduce_butterfly, 2 * RT)
 
-/* Kernel 7's configuration: 256 threads, 4 float4 loads in flight per thread, a grid of as many
- * blocks as fit on the GPU at once. */
+/* Kernel 7's configuration: 256 threads, 4 float4 loads in flight per thread. */
 enum { ONE_PASS_NT = 256, ONE_PASS_UNROLL = 4 };
 #define ONE_PASS reduce_one_pass<ONE_PASS_NT, ONE_PASS_UNROLL>
 
+/* Its grid: a block per NT * UNROLL float4s, so that every thread has its UNROLL loads in flight
+ * at once, up to as many blocks as fit on the GPU together (ws.one_pass_blocks). A full grid at
+ * every n would cost small inputs hundreds of idle blocks, each an atomic on the counter, and a
+ * last block that adds hundreds of partials. */
+static unsigned one_pass_grid(size_t n) {
+    const size_t per_block = (size_t)ONE_PASS_NT * ONE_PASS_UNROLL * 4;
+    const size_t want = n > 0 ? (n + per_block - 1) / per_block : 1;
+    return want < (size_t)ws.one_pass_blocks ? (unsigned)want : (unsigned)ws.one_pass_blocks;
+}
+
 static void launch_one_pass(const reduce_call* c) {
-    ONE_PASS<<<ws.one_pass_blocks, ONE_PASS_NT>>>(c->x, c->n, ws.partial[0], ws.arrived, c->out);
+    ONE_PASS<<<one_pass_grid(c->n), ONE_PASS_NT>>>(c->x, c->n, ws.partial[0], ws.arrived, c->out);
 }
 
 /* The scans write n floats: c->out must hold n (the benchmark gives them a buffer of their own). */
@@ -168,20 +177,18 @@ static int all_variants(variant* v) {
 }
 
 /* The model's averages for the CSV (and the ncu test): the trees of kernels 1-5 (reduce_model.c);
- * the butterfly stores a warp's sum from one lane and reads them back in one warp, and the shared
+ * kernels 6 and 7 store a warp's sum from one lane and read them back in one warp, and the shared
  * scan reads and writes consecutive words: one wavefront each. Kernels 6 and 7 reach their 32
- * floats of shared memory inside the exercise's functions, compiled apart (solution.cu), through a
- * generic pointer: ncu counts those as generic, not shared, accesses, so they are not predicted. */
+ * floats inside the exercise's functions, compiled apart (solution.cu), through a generic pointer
+ * (LD/ST in the SASS, not LDS/STS): ncu counts a generic access that lands in shared memory as a
+ * shared one (measured on the H200), so they are predicted like the rest. */
 static void set_models(variant* v, int n) {
     tree_step steps[MAX_TREE_STEPS];
     for (int i = 0; i < n; ++i) {
         variant* x = &v[i];
         x->model_ld = x->model_st = 1.0;
-        const int through_calls =
-            (x->number == 6 && strcmp(x->name, "butterfly")) || x->number == 7;
-        if (!x->attr || x->number < 0 || through_calls || !strcmp(x->name, "scan_shuffle")) {
-            x->model_ld = x->model_st =
-                -1; /* CUB, the counter-example, 6 and 7, the shuffle scan */
+        if (!x->attr || x->number < 0 || !strcmp(x->name, "scan_shuffle")) {
+            x->model_ld = x->model_st = -1; /* CUB, the counter-example, the shuffle scan */
         } else if (x->tree >= 0 && reduce_tree_model((reduce_tree)x->tree, RT, steps, &x->model_ld,
                                                      &x->model_st) < 0) {
             die("%s: a shared access is malformed", x->name);
@@ -220,9 +227,8 @@ static void print_tree_tables(void) {
     int req;
     reduce_scan_model(&wf, &req);
     printf(
-        "(kernel: loads / stores per request over the whole kernel, what ncu divides: every warp\n"
-        "issues every step's predicated instructions, the idle ones counted at %d wavefronts.)\n",
-        IDLE_WARP_WAVEFRONTS);
+        "(kernel: loads / stores per request over the whole kernel, what ncu divides; a warp whose\n"
+        "lanes all sit a step out makes no request.)\n");
     printf("A warp's scan of 32 floats through shared memory: %d requests of %.0f wavefront; "
            "with __shfl_up_sync: none.\n",
            req, wf);
@@ -272,11 +278,12 @@ static double fill_uniform(float* x, size_t n, unsigned long long* seed) {
 
 /* Tolerance for random inputs (all positive: sum |x| = the sum): a float sum whose longest chain
  * of dependent additions is k errs by at most about k FLT_EPSILON / 2 of the sum. The longest
- * chain: the one-pass kernel's per-thread loop, ceil(n / T) + 4 (T its threads, 4 for its
- * float4), then trees of log2 of the rest; the others' chains are shorter (kernels 1-6: a tree per
- * pass; CUB: per the reviewer's count, about 245 at 2^28). */
-static double tolerance(size_t n, long long threads) {
-    const double serial = ceil((double)n / (double)threads) + 4.0;
+ * chain: the one-pass kernel's per-thread loop, ceil(n / T) + 4 (T its threads at this n, 4 for
+ * its float4), then trees of log2 of the rest; the others' chains are shorter (kernels 1-6: a
+ * tree per pass; CUB: per the reviewer's count, about 245 at 2^28). */
+static double tolerance(size_t n) {
+    const double threads = (double)one_pass_grid(n) * ONE_PASS_NT;
+    const double serial = ceil((double)n / threads) + 4.0;
     return FLT_EPSILON * (serial + log2((double)n + 2.0) + 2.0);
 }
 
@@ -291,8 +298,7 @@ static float run_once(const variant* v, const float* d_x, size_t n, float* d_out
     return r;
 }
 
-static int check_size(const variant* v, int nv, size_t n, unsigned long long* seed,
-                      long long threads) {
+static int check_size(const variant* v, int nv, size_t n, unsigned long long* seed) {
     float* h = (float*)malloc(n * sizeof(float) + 4);
     if (!h) die("out of host memory for n = %zu", n);
     float *d_x, *d_out;
@@ -323,7 +329,7 @@ static int check_size(const variant* v, int nv, size_t n, unsigned long long* se
             }
         }
     }
-    const double ref = fill_uniform(h, n, seed), tol = tolerance(n, threads) * ref;
+    const double ref = fill_uniform(h, n, seed), tol = tolerance(n) * ref;
     CUDA_CHECK(cudaMemcpy(d_x, h, n * sizeof(float), cudaMemcpyHostToDevice));
     for (int i = 0; i < nv; ++i) {
         if (v[i].scan) continue;
@@ -371,7 +377,7 @@ static int check_scan(const variant* v, size_t n, unsigned long long* seed) {
     return failed;
 }
 
-static int run_check(const variant* v, int nv, const course_args* a, long long threads) {
+static int run_check(const variant* v, int nv, const course_args* a) {
     unsigned long long seed = a->seed;
     size_t sizes[16] = {0, 1, 31, 32, 33, 1023, 1025, 1000003, (size_t)1 << 28};
     int n_sizes = 9;
@@ -380,20 +386,16 @@ static int run_check(const variant* v, int nv, const course_args* a, long long t
         n_sizes = 1;
     }
     printf("check: --seed %llu; integer-valued inputs and all ones up to 2^24 (exact sums), random "
-           "floats against a double sum with the tolerance (ceil(n / %lld) + 4 + log2(n + 2) + 2) "
-           "FLT_EPSILON of the sum; output poisoned with NaN\n",
-           a->seed, threads);
+           "floats against a double sum with the tolerance (ceil(n / T) + 4 + log2(n + 2) + 2) "
+           "FLT_EPSILON of the sum, T: kernel 7's threads at that n (at most %lld); output "
+           "poisoned with NaN\n",
+           a->seed, (long long)ws.one_pass_blocks * ONE_PASS_NT);
     int failed = 0;
     for (int i = 0; i < n_sizes; ++i) {
-        size_t free_b, total_b;
-        CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-        if (sizes[i] * sizeof(float) > free_b / 2) {
-            fprintf(stderr,
-                    "07_warp_shuffle: %zu floats need %.1f GiB; the GPU has %.1f GiB free\n",
-                    sizes[i], sizes[i] * 4.0 / (1 << 30), free_b / (double)(1 << 30));
-            exit(EXIT_USAGE);
-        }
-        failed |= check_size(v, nv, sizes[i], &seed, threads);
+        char what[64];
+        snprintf(what, sizeof what, "--check at n = %zu", sizes[i]);
+        course_require_device_memory("07_warp_shuffle", sizes[i] * (double)sizeof(float), what);
+        failed |= check_size(v, nv, sizes[i], &seed);
         for (int k = 0; k < nv; ++k)
             if (v[k].scan && sizes[i] <= 1000003) failed |= check_scan(&v[k], sizes[i], &seed);
     }
@@ -478,15 +480,8 @@ static int run_bench(const variant* v, int nv, const course_args* a, const cours
     /* One buffer of at least 3x the L2 (and n_max), sliced into `sets` inputs of n floats each,
      * 64-byte aligned: repetition r reads slice r % sets, never one the L2 still holds. */
     const size_t floats = n_max > 3 * dev->l2_bytes / 4 ? n_max + 16 : 3 * dev->l2_bytes / 4 + 16;
-    size_t free_b, total_b;
-    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    if ((floats + n_max) * sizeof(float) > 0.9 * free_b) {
-        fprintf(stderr,
-                "07_warp_shuffle: the benchmark at n = %zu needs %.1f GiB; the GPU has %.1f "
-                "GiB free\n",
-                n_max, (floats + n_max) * 4.0 / (1 << 30), free_b / (double)(1 << 30));
-        exit(EXIT_USAGE);
-    }
+    course_require_device_memory("07_warp_shuffle", (floats + n_max) * (double)sizeof(float),
+                                 "the benchmark at this --size");
     float *base, *out, *scan_out; /* the sum; the scans' n outputs */
     CUDA_CHECK(cudaMalloc(&base, floats * sizeof(float)));
     CUDA_CHECK(cudaMalloc(&out, sizeof(float)));
@@ -628,7 +623,7 @@ int main(int argc, char** argv) {
     if (lesson || args.bench) print_resources(v, nv);
 
     if (args.check || lesson) {
-        rc = run_check(sel, n_sel, &args, (long long)ws.one_pass_blocks * ONE_PASS_NT);
+        rc = run_check(sel, n_sel, &args);
         if (rc != EXIT_OK || args.check) return rc;
     }
     static measurement m[512];

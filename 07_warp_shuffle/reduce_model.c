@@ -19,8 +19,8 @@ static int tree_index(reduce_tree tree, int threads, int s, int tid) {
     }
 }
 
-/* Wavefronts of one warp access at words[l] (lanes with words[l] < 0 inactive): with no active
- * lane, IDLE_WARP_WAVEFRONTS; -1 if malformed. */
+/* Wavefronts of one warp access at words[l] (lanes with words[l] < 0 inactive): 0 with no active
+ * lane (no request at all: see reduce.h), -1 if malformed. */
 static int warp_wavefronts(const int* words, smem_op op) {
     smem_access a;
     memset(&a, 0, sizeof a);
@@ -31,7 +31,7 @@ static int warp_wavefronts(const int* words, smem_op op) {
             a.mask |= 1u << l;
             a.offset[l] = (unsigned)words[l] * 4;
         }
-    return a.mask ? smem_wavefronts(&a) : IDLE_WARP_WAVEFRONTS;
+    return a.mask ? smem_wavefronts(&a) : 0;
 }
 
 /* Totals over a kernel's shared instructions: wavefronts and requests, loads and stores. */
@@ -64,10 +64,10 @@ int reduce_tree_model(reduce_tree tree, int threads, tree_step* steps, double* l
                       b = warp_wavefronts(partner, SMEM_LOAD),
                       c = warp_wavefronts(mine, SMEM_STORE);
             if (a < 0 || b < 0 || c < 0) return -1;
-            t.ld_wf += a + b;
-            t.ld_req += one_warp ? 1 : 2;
+            t.ld_wf += a + b; /* a request per access with an active lane */
+            t.ld_req += (a > 0) + (b > 0);
             t.st_wf += c;
-            ++t.st_req;
+            t.st_req += c > 0;
             if (mine[0] < 0 && !one_warp) {
                 int any = 0;
                 for (int l = 0; l < SMEM_WARP; ++l) any |= mine[l] >= 0;

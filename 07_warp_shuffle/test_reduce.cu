@@ -53,7 +53,39 @@ static void sim_body(int tid, void* p) {
     }
 }
 
+/* The bank model's trees and scan, the figures the lesson quotes (and ncu measured on the H200:
+ * kernel 2's 3.80 and 2.75 per request). */
+static void test_model(void) {
+    static const int strided_ld[8] = {2, 4, 8, 8, 8, 4, 2, 1}, strided_warps[8] = {4, 2, 1, 1,
+                                                                                   1, 1, 1, 1};
+    static const int divergent_warps[8] = {8, 8, 8, 8, 8, 4, 2, 1};
+    tree_step steps[MAX_TREE_STEPS];
+    double ld, st;
+    EXPECT(reduce_tree_model(TREE_STRIDED, RT, steps, &ld, &st) == 8, "kernel 2: 8 steps");
+    for (int k = 0; k < 8; ++k)
+        EXPECT(steps[k].stride == 1 << k && steps[k].ld == strided_ld[k] &&
+                   steps[k].worst_ld == strided_ld[k] && steps[k].warps == strided_warps[k],
+               "kernel 2, stride %d: %.2f wavefronts per load over %d warps, expected %d over %d",
+               steps[k].stride, steps[k].ld, steps[k].warps, strided_ld[k], strided_warps[k]);
+    EXPECT(ld == 95.0 / 25 && st == 55.0 / 20, "kernel 2: %g / %g per request, expected 3.8 / 2.75",
+           ld, st);
+    EXPECT(reduce_tree_model(TREE_DIVERGENT, RT, steps, &ld, &st) == 8 && ld == 1 && st == 1,
+           "kernel 1: %g / %g per request, expected 1 / 1", ld, st);
+    for (int k = 0; k < 8; ++k)
+        EXPECT(steps[k].ld == 1 && steps[k].warps == divergent_warps[k],
+               "kernel 1, stride %d: %.2f over %d warps", steps[k].stride, steps[k].ld,
+               steps[k].warps);
+    for (int t = TREE_SEQUENTIAL; t <= TREE_LAST_WARP; ++t)
+        EXPECT(reduce_tree_model((reduce_tree)t, RT, steps, &ld, &st) == 8 && ld == 1 && st == 1,
+               "tree %d: %g / %g per request, expected 1 / 1", t, ld, st);
+    double wf;
+    int req;
+    reduce_scan_model(&wf, &req);
+    EXPECT(wf == 1 && req == 11, "scan: %d requests of %g wavefronts, expected 11 of 1", req, wf);
+}
+
 static void test_cpu(void) {
+    test_model();
     for (int k = 0; k < N_CASES; ++k) {
         const int threads = CASES[k][0], filled = CASES[k][1];
         sim_case c = {};

@@ -26,7 +26,9 @@ bench_result bench_run(bench_fn fn, void* ctx, int warmup, int reps, int kernels
 /* bench_run, with the timed repetitions queued behind a gate kernel that the host opens once it
  * has enqueued them all: for launches shorter than the host takes to issue them (a few
  * microseconds), whose timings would otherwise include the host's launch rate. Falls back to
- * bench_run beyond 512 queued launches (the stream's queue would fill and block the host). */
+ * bench_run beyond 512 queued launches (the stream's queue would fill and block the host). The
+ * gate gives up after 0.2 s (a profiler serializing launches never lets the host open it) and
+ * says so once. */
 bench_result bench_run_gated(bench_fn fn, void* ctx, int warmup, int reps, int kernels_per_rep);
 
 /* Register spills would put local-memory traffic into a kernel's timings: prints a warning

@@ -61,8 +61,8 @@ int course_device_open(course_device* d, int min_major, int min_minor, const cha
     if (err != cudaSuccess || count == 0) {
         char why[256];
         describe_missing_gpu(err, why, sizeof why);
-        printf("skipped: %s: %s needs an NVIDIA GPU of compute capability %d.%d or newer\n", why,
-               what, min_major, min_minor);
+        printf("skipped: %s: %s: an NVIDIA GPU of compute capability %d.%d or newer is needed\n",
+               why, what, min_major, min_minor);
         return EXIT_SKIPPED;
     }
     cudaDeviceProp p;
@@ -72,7 +72,7 @@ int course_device_open(course_device* d, int min_major, int min_minor, const cha
     d->cc_major = p.major;
     d->cc_minor = p.minor;
     if (p.major * 10 + p.minor < min_major * 10 + min_minor) {
-        printf("skipped: %s has compute capability %d.%d; %s needs %d.%d or newer\n", p.name,
+        printf("skipped: %s has compute capability %d.%d; %s: %d.%d or newer is needed\n", p.name,
                p.major, p.minor, what, min_major, min_minor);
         return EXIT_SKIPPED;
     }

@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
-# exercise_stubs_fail.sh [--gpu]: builds the exercises preset (every chapter against its
-# exercise.cu stub) and proves that every exercise test fails on its stub, so that no exercise
+# exercise_stubs_fail.sh [--gpu] [CHAPTER...]: builds the exercises preset (every chapter against
+# its exercise.cu stub) and proves that every exercise test fails on its stub, so that no exercise
 # can be passed by doing nothing. A test that skips (77: it needs a GPU) is noted; with --gpu
-# (on a GPU machine) a skip is a failure, since there the proof is owed.
+# (on a GPU machine) a skip is a failure, since there the proof is owed. CHAPTER (e.g.
+# 07_warp_shuffle) limits the proof to those chapters' exercise tests; none means all.
 # Exit 0 when every stub fails its test.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 gpu=0
-[ "${1:-}" = "--gpu" ] && gpu=1
+if [ "${1:-}" = "--gpu" ]; then gpu=1; shift; fi
+chapters=("$@")
 cmake --preset exercises >/dev/null || exit 1
 cmake --build --preset exercises -j "$(nproc)" >/dev/null || { echo "exercises preset: build failed"; exit 1; }
 mapfile -t exercises < <(ctest --preset exercises -N | sed -n 's/^ *Test *#[0-9]*: \(.*\)$/\1/p')
-[ ${#exercises[@]} -gt 0 ] || { echo "no exercise tests registered"; exit 1; }
+if [ ${#chapters[@]} -gt 0 ]; then
+  mapfile -t exercises < <(printf '%s\n' "${exercises[@]}" |
+    grep -E "^($(IFS='|'; echo "${chapters[*]}"))\." || true)
+fi
+[ ${#exercises[@]} -gt 0 ] || { echo "no exercise tests registered${chapters:+ for ${chapters[*]}}"; exit 1; }
 bad=0
 for t in "${exercises[@]}"; do
   out=$(ctest --test-dir build -R "^${t//./\\.}\$" 2>&1 || true)

@@ -2,9 +2,13 @@
 # gpu_suite.sh [--calibrate] [CHAPTER...]: everything a GPU machine should run for a change, in
 # one go: build, (re-measure the model's calibration table), the store experiment, the test
 # suite with every label, the course run (CSVs, plots, SUMMARY.md), and SASS listings.
-# CHAPTER (e.g. 02_padding) limits the tests and the course run to those chapters plus common/;
-# none means all. Logs and results go to $OUT (default build/gpu_suite), packed into
-# gpu_suite.tar.gz, with the CTest summary in ctest_summary.txt.
+# CHAPTER (e.g. 02_padding) limits the course run, the tests and the exercise stubs to those
+# chapters; `common` names the shared part (common/ and calibration tests, the store experiment,
+# the probe's SASS). None means all. The whole suite in two calls of under 8 minutes each:
+#   gpu_suite.sh common 01_bank_basics 02_padding 03_xor_swizzle 04_cute_general
+#   gpu_suite.sh 05_transpose 06_gemm_tiling 07_warp_shuffle
+# Logs and results go to $OUT (default build/gpu_suite), packed into gpu_suite.tar.gz, with the
+# CTest summary in ctest_summary.txt.
 # CTEST_BUDGET (seconds, default 420) bounds the test step so that the results still get packed.
 # COURSE_GIT_COMMIT names the commit for the CSV metadata where the tree has no .git.
 set -u
@@ -12,10 +16,20 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$src/build/gpu_suite}
 calibrate=0
 if [ "${1:-}" = "--calibrate" ]; then calibrate=1; shift; fi
-chapters=("$@")
+all=1         # no CHAPTER: everything
+with_common=1 # the shared part: with no CHAPTER, or when `common` is named
+chapters=()
+if [ $# -gt 0 ]; then
+  all=0
+  with_common=0
+  for c in "$@"; do
+    if [ "$c" = common ]; then with_common=1; else chapters+=("$c"); fi
+  done
+fi
 mkdir -p "$out/logs"
 cd "$src"
 step() { echo; echo "=== $* ($(date -u +%H:%M:%S))"; }
+named() { [ $all -eq 1 ] || [[ " ${chapters[*]} " == *" $1 "* ]]; }
 
 step "machine"
 { nvidia-smi; nvcc --version | tail -n 2; ncu --version | tail -n 1; cmake --version | head -n 1; } \
@@ -35,7 +49,10 @@ cmake --preset default >"$out/logs/configure.txt" 2>&1 &&
 
 step "sass"
 for b in build/tools/smem_probe build/bin/[0-9][0-9]_*; do
-  cuobjdump --dump-sass "$b" >"$out/logs/sass_$(basename "$b").txt" 2>&1
+  name=$(basename "$b")
+  if [ "$name" = smem_probe ] && [ $with_common -eq 1 ] || named "$name"; then
+    cuobjdump --dump-sass "$b" >"$out/logs/sass_$name.txt" 2>&1
+  fi
 done
 
 if [ $calibrate -eq 1 ]; then
@@ -45,15 +62,17 @@ if [ $calibrate -eq 1 ]; then
     --gpu-probe build/bin/course_gpu_probe 2>&1 | tail -n 5
 fi
 
-step "store experiment (16-byte row stores in a full kernel)"
-python3 common/calibration/calibrate.py stores --probe build/tools/store_experiment \
-  --gpu-probe build/bin/course_gpu_probe 2>&1 | tee "$out/logs/stores.txt"
+if [ $with_common -eq 1 ]; then
+  step "store experiment (16-byte row stores in a full kernel)"
+  python3 common/calibration/calibrate.py stores --probe build/tools/store_experiment \
+    --gpu-probe build/bin/course_gpu_probe 2>&1 | tee "$out/logs/stores.txt"
+fi
 
 step "course"
-if [ ${#chapters[@]} -eq 0 ]; then
+if [ $all -eq 1 ]; then
   cmake --build --preset course >"$out/logs/course.txt" 2>&1
 else
-  for c in "${chapters[@]}"; do
+  for c in "${chapters[@]+"${chapters[@]}"}"; do
     mkdir -p build/results
     ./build/bin/"$c" --csv "build/results/$c.csv" >"build/results/$c.log" 2>&1
     echo "$c: exit $?" | tee -a "$out/logs/course.txt"
@@ -64,8 +83,10 @@ cp -r build/results build/plots "$out/" 2>/dev/null
 
 step "tests (every label)"
 filter=()
-if [ ${#chapters[@]} -gt 0 ]; then
-  filter=(-R "^(common|calibration|$(IFS='|'; echo "${chapters[*]}"))\.")
+if [ $all -eq 0 ]; then
+  names=("${chapters[@]+"${chapters[@]}"}")
+  [ $with_common -eq 1 ] && names+=(common calibration)
+  filter=(-R "^($(IFS='|'; echo "${names[*]}"))\.")
 fi
 (cd build && time timeout "${CTEST_BUDGET:-420}" ctest --output-on-failure --timeout 300 \
   "${filter[@]}") >"$out/logs/ctest.txt" 2>&1
@@ -79,16 +100,29 @@ sed -n 's/.*Test *#[0-9]*: \([^ ]*\) .*Passed *\([0-9.]*\) sec/\2 \1/p' "$out/lo
   sort -rn | head -n 6
 
 # Chapter 05's lesson: what bounds each transpose, DRAM or the shared-memory pipe.
-if [ ${#chapters[@]} -eq 0 ] || [[ " ${chapters[*]} " == *" 05_transpose "* ]]; then
+if named 05_transpose; then
   step "05_transpose: DRAM and shared-memory throughput per variant (ncu, 8192x8192)"
   python3 scripts/ncu_check.py --throughput --probe build/bin/course_gpu_probe \
     --kernels "transpose|copy_tile" -- build/bin/05_transpose --shape 8192x8192 2>&1 |
     tee "$out/logs/05_transpose_bottleneck.txt"
 fi
 
+# Chapter 07's lesson: kernel 2's bank conflicts measured step by step, per SASS instruction.
+if named 07_warp_shuffle; then
+  step "07_warp_shuffle: kernel 2's shared-memory wavefronts per instruction (ncu source counters)"
+  ncu --clock-control none --section SourceCounters --kernel-name reduce_strided --launch-count 1 \
+    --export /tmp/course_strided --force-overwrite build/bin/07_warp_shuffle --bench --reps 1 \
+    --size 65536 --variant strided >"$out/logs/07_strided_ncu.txt" 2>&1
+  python3 scripts/ncu_shared_by_instruction.py /tmp/course_strided.ncu-rep 2>&1 |
+    tee "$out/logs/07_strided_steps.txt"
+fi
+
 # Last, as it reconfigures build/ with the stubs: CI cannot run a GPU-graded exercise.
-step "exercise stubs: each exercise test must fail on its stub, here on the GPU"
-scripts/exercise_stubs_fail.sh --gpu 2>&1 | tee "$out/logs/exercises.txt"
+if [ $all -eq 1 ] || [ ${#chapters[@]} -gt 0 ]; then
+  step "exercise stubs: each exercise test must fail on its stub, here on the GPU"
+  scripts/exercise_stubs_fail.sh --gpu "${chapters[@]+"${chapters[@]}"}" 2>&1 |
+    tee "$out/logs/exercises.txt"
+fi
 
 step "pack"
 mkdir -p "$out/results" "$out/plots"
