@@ -226,9 +226,8 @@ static void print_tree_tables(void) {
     double wf;
     int req;
     reduce_scan_model(&wf, &req);
-    printf(
-        "(kernel: loads / stores per request over the whole kernel, what ncu divides; a warp whose\n"
-        "lanes all sit a step out makes no request.)\n");
+    printf("(kernel: loads / stores per request over the whole kernel, what ncu divides;\n"
+           "a warp whose lanes all sit a step out makes no request.)\n");
     printf("A warp's scan of 32 floats through shared memory: %d requests of %.0f wavefront; "
            "with __shfl_up_sync: none.\n",
            req, wf);

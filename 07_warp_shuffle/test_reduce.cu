@@ -56,8 +56,8 @@ static void sim_body(int tid, void* p) {
 /* The bank model's trees and scan, the figures the lesson quotes (and ncu measured on the H200:
  * kernel 2's 3.80 and 2.75 per request). */
 static void test_model(void) {
-    static const int strided_ld[8] = {2, 4, 8, 8, 8, 4, 2, 1}, strided_warps[8] = {4, 2, 1, 1,
-                                                                                   1, 1, 1, 1};
+    static const int strided_ld[8] = {2, 4, 8, 8, 8, 4, 2, 1};
+    static const int strided_warps[8] = {4, 2, 1, 1, 1, 1, 1, 1};
     static const int divergent_warps[8] = {8, 8, 8, 8, 8, 4, 2, 1};
     tree_step steps[MAX_TREE_STEPS];
     double ld, st;
