@@ -531,10 +531,13 @@ static int run_bench(const variant* v, int nv, const course_args* a, const cours
 static void print_measurements(const measurement* m, int n) {
     printf("\n%-14s %11s %10s %10s %10s %8s %7s\n", "variant", "n", "median ms", "min ms", "max ms",
            "GB/s", "% CUB");
-    for (int i = 0; i < n; ++i)
-        printf("%-14s %11zu %10.4f %10.4f %10.4f %8.0f %6.1f%%%s%s\n", m[i].v->name, m[i].n,
-               m[i].t.median_ms, m[i].t.min_ms, m[i].t.max_ms, m[i].gbps, 100 * m[i].of_cub,
+    for (int i = 0; i < n; ++i) {
+        char share[16] = "      -"; /* a scan is not a sum: no share of CUB's */
+        if (!m[i].v->scan) snprintf(share, sizeof share, "%6.1f%%", 100 * m[i].of_cub);
+        printf("%-14s %11zu %10.4f %10.4f %10.4f %8.0f %s%s%s\n", m[i].v->name, m[i].n,
+               m[i].t.median_ms, m[i].t.min_ms, m[i].t.max_ms, m[i].gbps, share,
                m[i].in_l2 ? "  (fits in L2)" : "", m[i].wrong ? "  WRONG SUM" : "");
+    }
 }
 
 static void write_csv(const char* path, const course_device* dev, const char* cmd,

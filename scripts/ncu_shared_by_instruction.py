@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """ncu_shared_by_instruction.py REPORT.ncu-rep: the shared-memory wavefronts of every LDS/STS (and
 generic LD/ST that reached shared memory) of a kernel profiled with `--section SourceCounters`,
-one SASS instruction per line: how often the warps executed it, its wavefronts, and the ratio
-(wavefronts per request, 1 = conflict-free). It is how chapter 07 measures each step of a tree.
+one SASS instruction per line: how often warps executed it (warps whose lanes were all predicated
+off included), its wavefronts, the ideal (the fewest its active lanes' bytes need) and their
+ratio, the conflict degree (1 = conflict-free). It is how chapter 07 measures each step of a tree.
 Prints the report's columns and exits 1 if this ncu names them differently."""
 import csv
 import io
@@ -40,13 +41,13 @@ def main():
         except ValueError:
             return 0.0
 
-    print(f"{'SASS':<44} {'executed':>9} {'wavefronts':>11} {'ideal':>8} {'per request':>11}")
+    print(f"{'SASS':<44} {'executed':>9} {'wavefronts':>11} {'ideal':>8} {'wf / ideal':>10}")
     for r in rows[head + 1:]:
         if len(r) <= max(src, ex, wf) or num(r[wf]) == 0:
             continue
         n, w = num(r[ex]), num(r[wf])
         i = num(r[ideal]) if ideal is not None else float("nan")
-        print(f"{r[src].strip()[:44]:<44} {n:9.0f} {w:11.0f} {i:8.0f} {w / n if n else 0:11.2f}")
+        print(f"{r[src].strip()[:44]:<44} {n:9.0f} {w:11.0f} {i:8.0f} {w / i if i else 0:10.2f}")
     return 0
 
 
