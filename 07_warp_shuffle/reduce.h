@@ -41,7 +41,6 @@ typedef struct {
     int stride;    /* s */
     int warps;     /* warps with at least one active lane */
     double ld, st; /* wavefronts per request (the ideal is 1) */
-    int worst_ld;  /* the most any warp's load needs */
 } tree_step;
 
 enum { MAX_TREE_STEPS = 11 };

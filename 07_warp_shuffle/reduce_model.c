@@ -68,16 +68,10 @@ int reduce_tree_model(reduce_tree tree, int threads, tree_step* steps, double* l
             t.ld_req += (a > 0) + (b > 0);
             t.st_wf += c;
             t.st_req += c > 0;
-            if (mine[0] < 0 && !one_warp) {
-                int any = 0;
-                for (int l = 0; l < SMEM_WARP; ++l) any |= mine[l] >= 0;
-                if (!any) continue; /* the table shows the warps that work */
-            }
+            if (c == 0) continue; /* no active lane: the table shows the warps that work */
             ++step->warps;
             step_ld += a + b;
             step_st += c;
-            if (a > step->worst_ld) step->worst_ld = a;
-            if (b > step->worst_ld) step->worst_ld = b;
         }
         step->ld = step->warps ? (double)step_ld / ((one_warp ? 1 : 2) * step->warps) : 0;
         step->st = step->warps ? (double)step_st / step->warps : 0;

@@ -12,6 +12,7 @@
 #include "test_util.h"
 #include "warp_sim.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 /* Blocks of 1 to 32 warps; in each, the first `filled` threads hold a value and the rest 0 (what
@@ -64,9 +65,11 @@ static void test_model(void) {
     EXPECT(reduce_tree_model(TREE_STRIDED, RT, steps, &ld, &st) == 8, "kernel 2: 8 steps");
     for (int k = 0; k < 8; ++k)
         EXPECT(steps[k].stride == 1 << k && steps[k].ld == strided_ld[k] &&
-                   steps[k].worst_ld == strided_ld[k] && steps[k].warps == strided_warps[k],
-               "kernel 2, stride %d: %.2f wavefronts per load over %d warps, expected %d over %d",
-               steps[k].stride, steps[k].ld, steps[k].warps, strided_ld[k], strided_warps[k]);
+                   steps[k].st == strided_ld[k] && steps[k].warps == strided_warps[k],
+               "kernel 2, stride %d: %.2f / %.2f wavefronts per load / store over %d warps, "
+               "expected %d over %d",
+               steps[k].stride, steps[k].ld, steps[k].st, steps[k].warps, strided_ld[k],
+               strided_warps[k]);
     EXPECT(ld == 95.0 / 25 && st == 55.0 / 20, "kernel 2: %g / %g per request, expected 3.8 / 2.75",
            ld, st);
     EXPECT(reduce_tree_model(TREE_DIVERGENT, RT, steps, &ld, &st) == 8 && ld == 1 && st == 1,
@@ -100,6 +103,7 @@ static void test_cpu(void) {
                    c.lane0[w], want);
         }
         c.block = 1;
+        for (int w = 0; w < 32; ++w) c.warp_sums[w] = NAN; /* a slot no warp fills must not count */
         warp_sim_run(threads, sim_body, &c);
         const long long want = expected_sum(threads, filled, c.seed);
         EXPECT(c.thread0 == (float)want, "block sum, %d threads (%d filled): %g, not %lld", threads,
@@ -109,9 +113,12 @@ static void test_cpu(void) {
 
 /* ---------------------------------------------------------------- on the GPU */
 
-/* Thread tid adds values[tid] (value_of, written by the host). */
+/* Thread tid adds values[tid] (value_of, written by the host); the 32 slots start as NaN, so that
+ * one no warp fills must not be added. */
 __global__ void block_sum_from(const float* values, float* out) {
     __shared__ float warp_sums[32];
+    if (threadIdx.x < 32) warp_sums[threadIdx.x] = __int_as_float(0x7fffffff);
+    __syncthreads();
     const float s = exercise_block_reduce_sum(values[threadIdx.x], warp_sums);
     if (threadIdx.x == 0) out[0] = s;
 }
@@ -138,9 +145,15 @@ static int test_gpu(void) {
         EXPECT(got == (float)want, "GPU block sum, %d threads (%d filled): %g, not %lld", threads,
                filled, got, want);
     }
-    /* Kernel 6, one pass: partial sums of 2 x 256 elements per block, added here. */
+    /* Kernel 6, one pass: partial sums of 2 x 256 elements per block, added here. Kernel 7: the
+     * whole sum, its last block calling the block sum a second time with the same 32 slots. */
     static const size_t sizes[] = {1, 31, 33, 511, 512, 513, 100003};
     unsigned long long seed = 7070;
+    float* d_partials;
+    unsigned* d_arrived;
+    CUDA_CHECK(cudaMalloc(&d_partials, 64 * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&d_arrived, sizeof(unsigned)));
+    CUDA_CHECK(cudaMemset(d_arrived, 0, sizeof(unsigned)));
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
         const size_t n = sizes[k], blocks = (n + 2 * RT - 1) / (2 * RT);
         float* x = (float*)malloc(n * sizeof(float));
@@ -159,10 +172,20 @@ static int test_gpu(void) {
         double got = 0;
         for (size_t b = 0; b < blocks; ++b) got += partial[b];
         EXPECT(got == (double)want, "kernel 6 on %zu elements: %g, not %lld", n, got, want);
+        const unsigned grid = n / 4096 + 1 < 64 ? (unsigned)(n / 4096 + 1) : 64;
+        CUDA_CHECK(cudaMemset(d_out, 0xff, sizeof(float)));
+        reduce_one_pass<256, 4><<<grid, 256>>>(d_x, n, d_partials, d_arrived, d_out);
+        CUDA_CHECK_LAUNCH();
+        float one;
+        CUDA_CHECK(cudaMemcpy(&one, d_out, sizeof one, cudaMemcpyDeviceToHost));
+        EXPECT(one == (float)want, "kernel 7 on %zu elements (%u blocks): %g, not %lld", n, grid,
+               one, want);
         CUDA_CHECK(cudaFree(d_x));
         free(x);
         free(partial);
     }
+    CUDA_CHECK(cudaFree(d_partials));
+    CUDA_CHECK(cudaFree(d_arrived));
     CUDA_CHECK(cudaFree(d_values));
     CUDA_CHECK(cudaFree(d_out));
     return EXIT_OK;

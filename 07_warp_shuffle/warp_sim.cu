@@ -1,100 +1,121 @@
-/* The warp simulator (warp_sim.h): host threads and generation-counting barriers. Host code. */
+/* The warp simulator (warp_sim.h): one POSIX thread per simulated thread, and barriers that count
+ * generations so that they can be used again at once. Host code. */
 #include "warp_sim.h"
 
 #include "check.h"
 
-#include <chrono>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
-#include <vector>
+#include <errno.h>
+#include <pthread.h>
+#include <time.h>
 
-namespace {
+/* All `count` parties wait until every one has arrived. */
+typedef struct {
+    pthread_mutex_t m;
+    pthread_cond_t cv;
+    int count, arrived;
+    long generation;
+} sim_barrier;
 
-thread_local int my_tid = -1; /* the simulated thread this host thread runs */
+typedef struct {
+    int threads;
+    sim_barrier all, warps[32];
+    float exchange[1024]; /* each simulated thread's value in the shuffle under way */
+} sim_block;
 
-/* All `count` parties wait until every one has arrived; reusable. */
-struct barrier {
-    std::mutex m;
-    std::condition_variable cv;
-    int count = 0, arrived = 0;
-    long generation = 0;
-    /* what: the operation, named in the message if some party never comes (a shuffle or a
-     * barrier that part of a warp or block skipped: a hang on the GPU too). */
-    void wait(const char* what) {
-        std::unique_lock<std::mutex> lock(m);
-        const long g = generation;
-        if (++arrived == count) {
-            arrived = 0;
-            ++generation;
-            cv.notify_all();
-        } else if (!cv.wait_for(lock, std::chrono::seconds(20), [&] { return generation != g; })) {
-            die("warp simulator: thread %d waited 20 s in %s for %d of %d threads: do all the "
-                "lanes of the warp (all threads of the block) make the same calls?",
-                my_tid, what, count - arrived, count);
-        }
+static sim_block block;          /* the block being run (one at a time) */
+static __thread int my_tid = -1; /* the simulated thread this host thread runs */
+
+static void barrier_init(sim_barrier* b, int count) {
+    pthread_mutex_init(&b->m, NULL);
+    pthread_cond_init(&b->cv, NULL);
+    b->count = count;
+    b->arrived = 0;
+    b->generation = 0;
+}
+
+static void barrier_destroy(sim_barrier* b) {
+    pthread_mutex_destroy(&b->m);
+    pthread_cond_destroy(&b->cv);
+}
+
+/* what: the operation, named in the message if some party never comes (a shuffle or a barrier
+ * that part of a warp or block skipped: a hang on the GPU too). */
+static void barrier_wait(sim_barrier* b, const char* what) {
+    pthread_mutex_lock(&b->m);
+    const long g = b->generation;
+    if (++b->arrived == b->count) {
+        b->arrived = 0;
+        ++b->generation;
+        pthread_cond_broadcast(&b->cv);
+    } else {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 20;
+        while (b->generation == g)
+            if (pthread_cond_timedwait(&b->cv, &b->m, &until) == ETIMEDOUT && b->generation == g)
+                die("warp simulator: thread %d waited 20 s in %s for %d of %d threads: do all the "
+                    "lanes of the warp (all threads of the block) make the same calls?",
+                    my_tid, what, b->count - b->arrived, b->count);
     }
-};
-
-struct block {
-    int threads = 0;
-    barrier all;
-    std::vector<barrier> warps = std::vector<barrier>(32);
-    float exchange[1024];
-};
-
-block* current;
+    pthread_mutex_unlock(&b->m);
+}
 
 /* One step of a shuffle: every lane publishes v, then reads lane `from`'s (its own if `from` is
  * outside the warp), and waits again so that the next shuffle cannot overwrite a value still to
  * be read. */
-float shuffle(float v, int from) {
-    block* b = current;
+static float shuffle(float v, int from) {
     const int warp = my_tid / 32;
-    b->exchange[my_tid] = v;
-    b->warps[warp].wait("a shuffle");
-    const float r = from >= 0 && from < 32 ? b->exchange[warp * 32 + from] : v;
-    b->warps[warp].wait("a shuffle");
+    block.exchange[my_tid] = v;
+    barrier_wait(&block.warps[warp], "a shuffle");
+    const float r = from >= 0 && from < 32 ? block.exchange[warp * 32 + from] : v;
+    barrier_wait(&block.warps[warp], "a shuffle");
     return r;
 }
 
-} // namespace
+typedef struct {
+    int tid;
+    void (*body)(int, void*);
+    void* ctx;
+} sim_thread;
+
+static void* sim_thread_main(void* p) {
+    const sim_thread* t = (const sim_thread*)p;
+    my_tid = t->tid;
+    t->body(t->tid, t->ctx);
+    return NULL;
+}
 
 void warp_sim_run(int threads, void (*body)(int, void*), void* ctx) {
     if (threads < 32 || threads > 1024 || threads % 32) die("warp_sim_run: %d threads", threads);
-    block b;
-    b.threads = threads;
-    b.all.count = threads;
-    for (auto& w : b.warps) w.count = 32;
-    current = &b;
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t)
-        pool.emplace_back([=] {
-            my_tid = t;
-            body(t, ctx);
-        });
-    for (auto& t : pool) t.join();
-    current = nullptr;
+    block.threads = threads;
+    barrier_init(&block.all, threads);
+    for (int w = 0; w < 32; ++w) barrier_init(&block.warps[w], 32);
+    pthread_t pool[1024];
+    sim_thread args[1024];
+    for (int t = 0; t < threads; ++t) {
+        args[t].tid = t;
+        args[t].body = body;
+        args[t].ctx = ctx;
+        if (pthread_create(&pool[t], NULL, sim_thread_main, &args[t]))
+            die("warp simulator: cannot start host thread %d of %d", t, threads);
+    }
+    for (int t = 0; t < threads; ++t) pthread_join(pool[t], NULL);
+    barrier_destroy(&block.all);
+    for (int w = 0; w < 32; ++w) barrier_destroy(&block.warps[w]);
 }
 
 int warp_sim_tid(void) {
     return my_tid;
 }
 int warp_sim_threads(void) {
-    return current->threads;
+    return block.threads;
 }
 float warp_sim_shfl_down(float v, unsigned delta) {
     return shuffle(v, my_tid % 32 + (int)delta);
 }
-float warp_sim_shfl_up(float v, unsigned delta) {
-    return shuffle(v, my_tid % 32 - (int)delta);
-}
 float warp_sim_shfl_xor(float v, unsigned lane_mask) {
     return shuffle(v, (int)((unsigned)(my_tid % 32) ^ lane_mask));
 }
-void warp_sim_syncwarp(void) {
-    current->warps[my_tid / 32].wait("__syncwarp");
-}
 void warp_sim_syncthreads(void) {
-    current->all.wait("__syncthreads");
+    barrier_wait(&block.all, "__syncthreads");
 }
