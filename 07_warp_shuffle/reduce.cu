@@ -206,10 +206,9 @@ static void print_variants(const variant* v, int n) {
 
 static void print_tree_tables(void) {
     static const char* const names[] = {"1 divergent", "2 strided", "3 sequential"};
-    printf(
-        "\nThe trees of kernels 1-3, block of %d floats: shared-memory wavefronts per request\n"
-        "at each step, by the bank model (1 is conflict-free):\n",
-        RT);
+    printf("\nThe trees of kernels 1-3, block of %d floats: shared-memory wavefronts per request\n"
+           "at each step, by the bank model (1 is conflict-free):\n",
+           RT);
     for (int t = 0; t < 3; ++t) {
         tree_step steps[MAX_TREE_STEPS];
         double ld, st;
@@ -506,8 +505,7 @@ static int run_bench(const variant* v, int nv, const course_args* a, const cours
         for (int i = 0; i < nv; ++i) {
             if (v[i].number < 0) continue; /* the counter-example is never a result */
             if (a->variant && strcmp(v[i].name, a->variant) && v[i].number != 0) continue;
-            bench_ctx b = {&v[i], base, n, sets ? sets : 1, stride, 0,
-                           v[i].scan ? scan_out : out};
+            bench_ctx b = {&v[i], base, n, sets ? sets : 1, stride, 0, v[i].scan ? scan_out : out};
             b.first = stride ? (cursor + stride - 1) / stride % b.sets : 0;
             cursor = (b.first + WARMUP + (size_t)a->reps) % b.sets * stride;
             measurement* x = &m[n_m++];
