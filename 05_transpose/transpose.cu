@@ -346,10 +346,7 @@ template <typename U>
 __global__ void fill_hashed(U* p, size_t n, unsigned long long seed) {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x) {
-        unsigned long long z = i * 0x9e3779b97f4a7c15ull + seed;
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        p[i] = (U)(z ^ (z >> 31));
+        p[i] = (U)rng_at(seed, i);
     }
 }
 

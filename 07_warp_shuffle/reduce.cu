@@ -397,7 +397,7 @@ static int run_check(const variant* v, int nv, const course_args* a) {
     for (int i = 0; i < n_sizes; ++i) {
         char what[64];
         snprintf(what, sizeof what, "--check at n = %zu", sizes[i]);
-        course_require_device_memory("07_warp_shuffle", sizes[i] * (double)sizeof(float), what);
+        course_require_device_memory(CLI.program, sizes[i] * (double)sizeof(float), what);
         failed |= check_size(v, nv, sizes[i], &seed);
         for (int k = 0; k < nv; ++k)
             if (v[k].scan && sizes[i] <= 1000003) failed |= check_scan(&v[k], sizes[i], &seed);
@@ -415,10 +415,7 @@ static int run_check(const variant* v, int nv, const course_args* a) {
 __global__ void fill_ternary(float* x, size_t n, unsigned long long seed) {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x) {
-        unsigned long long z = i * 0x9e3779b97f4a7c15ull + seed;
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        x[i] = (float)((int)((z ^ (z >> 31)) % 3) - 1);
+        x[i] = (float)((int)(rng_at(seed, i) % 3) - 1);
     }
 }
 
@@ -485,7 +482,7 @@ static int run_bench(const variant* v, int nv, const course_args* a, const cours
      * that no variant reads what the one before it left in the L2: a slice is read again only
      * after the rest of the buffer, 2x the L2 or more, has gone through. */
     const size_t floats = n_max > 3 * dev->l2_bytes / 4 ? n_max + 16 : 3 * dev->l2_bytes / 4 + 16;
-    course_require_device_memory("07_warp_shuffle", (floats + n_max) * (double)sizeof(float),
+    course_require_device_memory(CLI.program, (floats + n_max) * (double)sizeof(float),
                                  "the benchmark at this --size");
     float *base, *out, *scan_out; /* the sum; the scans' n outputs */
     CUDA_CHECK(cudaMalloc(&base, floats * sizeof(float)));
