@@ -4,22 +4,17 @@
  * baseline, timed in the same run; the kernels (gemm_kernels.cuh, gemm_smem.cuh) climb from one
  * thread per element to warp tiles with a double-buffered, swizzled shared-memory pipeline.
  *
- * File layout: variants (with cuBLAS), lesson tables (bank model, resources), check, benchmark,
- * summary, main. */
-#include "bench.h"
+ * File layout: variants (with cuBLAS), lesson tables (bank model), CSV, main; the check, the
+ * benchmark and the summary are gemm_harness's (shared with chapter 08). */
 #include "check.h"
 #include "cli.h"
 #include "csv.h"
 #include "device.h"
 #include "gemm.h"
+#include "gemm_harness.h"
 #include "gemm_kernels.cuh"
 #include "gemm_smem.cuh"
-#include "rng.h"
 
-#include <cublas_v2.h>
-#include <float.h>
-#include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,62 +34,14 @@ static const course_cli CLI = {
     1 << 17,
     0 /* --size from 1 */};
 
-/* ---------------------------------------------------------------- cuBLAS and the variants */
+/* ---------------------------------------------------------------- the variants */
 
+/* What the harness does not need to know of a kernel: its bank model and geometry. */
 typedef struct {
-    int M, N, K;
-    float alpha, beta;
-    const float *A, *B;
-    float* C;
-} gemm_call;
-
-#define CUBLAS_CHECK(call)                                                                         \
-    do {                                                                                           \
-        cublasStatus_t st_ = (call);                                                               \
-        if (st_ != CUBLAS_STATUS_SUCCESS)                                                          \
-            die("%s: %s (%s)", #call, cublasGetStatusString(st_), cublasGetStatusName(st_));       \
-    } while (0)
-
-/* Two handles: the default math mode (fp32 FMAs; TF32 only if asked for, and it is not), and
- * CUBLAS_PEDANTIC_MATH (the reference figure in CONVENTIONS.md was taken with it). */
-static cublasHandle_t cublas_default, cublas_pedantic;
-
-static void cublas_open(void) {
-    CUBLAS_CHECK(cublasCreate(&cublas_default));
-    CUBLAS_CHECK(cublasSetMathMode(cublas_default, CUBLAS_DEFAULT_MATH));
-    CUBLAS_CHECK(cublasCreate(&cublas_pedantic));
-    CUBLAS_CHECK(cublasSetMathMode(cublas_pedantic, CUBLAS_PEDANTIC_MATH));
-}
-
-/* cuBLAS is column-major. A row-major M x K matrix read column-major is its transpose, so the
- * row-major C = A B is the column-major C^T = B^T A^T: pass B first, swap M and N, and every
- * leading dimension is the row length (N for B and C, K for A). No data moves. */
-static void sgemm_cublas(cublasHandle_t h, const gemm_call* c) {
-    CUBLAS_CHECK(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, c->N, c->M, c->K, &c->alpha, c->B,
-                             c->N > 0 ? c->N : 1, c->A, c->K > 0 ? c->K : 1, &c->beta, c->C,
-                             c->N > 0 ? c->N : 1));
-}
-static void launch_cublas(const gemm_call* c) {
-    sgemm_cublas(cublas_default, c);
-}
-static void launch_cublas_pedantic(const gemm_call* c) {
-    sgemm_cublas(cublas_pedantic, c);
-}
-
-typedef void (*launch_fn)(const gemm_call*);
-
-typedef struct {
-    const char* name;
-    int number; /* the kernel's number in the lesson; 0: cuBLAS */
-    const char* adds;
-    launch_fn launch;
-    const void* kernel; /* NULL: cuBLAS */
-    int threads;        /* per block */
-    int sweep;          /* 1: a configuration of kernel 8's sweep */
     int modelled;
     gemm_smem_cost model;
     gemm_geometry geo; /* kernels 6 to 8 */
-} variant;
+} kernel_info;
 
 static void launch_naive(const gemm_call* c) {
     gemm_naive<<<dim3((c->M + 31) / 32, (c->N + 31) / 32), 1024>>>(c->M, c->N, c->K, c->alpha, c->A,
@@ -117,123 +64,125 @@ static void launch_blocktile_2d(const gemm_call* c) {
         c->M, c->N, c->K, c->alpha, c->A, c->B, c->beta, c->C);
 }
 
-/* Whole float4s: row lengths K (A) and N (B, C) multiples of 4, every matrix 16-byte aligned. */
-static int float4_ok(const gemm_call* c) {
-    return c->K % 4 == 0 && c->N % 4 == 0 && (uintptr_t)c->A % 16 == 0 &&
-           (uintptr_t)c->B % 16 == 0 && (uintptr_t)c->C % 16 == 0;
-}
-
 template <int BM, int BN, int BK, int NT, int SPREAD, int LANES_M, int A_SLOT, int B_PADDED,
           int STAGES, int MIN_BLOCKS = 2>
 static void launch_vec(const gemm_call* c) {
     gemm_vec<BM, BN, BK, NT, SPREAD, LANES_M, A_SLOT, B_PADDED, STAGES, MIN_BLOCKS>
         <<<dim3((c->N + BN - 1) / BN, (c->M + BM - 1) / BM), NT>>>(
-            c->M, c->N, c->K, c->alpha, c->A, c->B, c->beta, c->C, float4_ok(c));
+            c->M, c->N, c->K, c->alpha, c->A, c->B, c->beta, c->C, gemm_float4_ok(c));
 }
 
 template <int BM, int BN, int BK, int NT, int SPREAD, int LANES_M, int A_SLOT, int B_PADDED,
           int STAGES, int MIN_BLOCKS = 2>
-static variant vec_variant(const char* name, int number, const char* adds, int sweep) {
-    variant v;
-    memset(&v, 0, sizeof v);
-    v.name = name;
-    v.number = number;
-    v.adds = adds;
-    v.launch = launch_vec<BM, BN, BK, NT, SPREAD, LANES_M, A_SLOT, B_PADDED, STAGES, MIN_BLOCKS>;
-    v.kernel = (const void*)
+static void vec_variant(gemm_variant* all, kernel_info* infos, int* n, const char* name, int number,
+                        const char* adds, int sweep) {
+    gemm_variant* v = &all[*n];
+    kernel_info* x = &infos[(*n)++];
+    memset(v, 0, sizeof *v);
+    memset(x, 0, sizeof *x);
+    v->name = name;
+    v->number = number;
+    v->adds = adds;
+    v->launch = launch_vec<BM, BN, BK, NT, SPREAD, LANES_M, A_SLOT, B_PADDED, STAGES, MIN_BLOCKS>;
+    v->kernel = (const void*)
         gemm_vec<BM, BN, BK, NT, SPREAD, LANES_M, A_SLOT, B_PADDED, STAGES, MIN_BLOCKS>;
-    v.threads = NT;
-    v.sweep = sweep;
+    v->threads = NT;
+    v->sweep = sweep;
     const gemm_geometry geo = {
         BM, BN, BK, NT, (gemm_spread)SPREAD, LANES_M, (gemm_slot)A_SLOT, B_PADDED, STAGES};
-    v.geo = geo;
-    if (gemm_model_vec(&v.geo, &v.model)) die("%s: a shared access is malformed", name);
-    v.modelled = 1;
-    return v;
+    x->geo = geo;
+    if (gemm_model_vec(&x->geo, &x->model)) die("%s: a shared access is malformed", name);
+    x->modelled = 1;
 }
 
-static variant plain_variant(const char* name, int number, const char* adds, launch_fn launch,
-                             const void* kernel, int threads, int (*model)(gemm_smem_cost*)) {
-    variant v;
-    memset(&v, 0, sizeof v);
-    v.name = name;
-    v.number = number;
-    v.adds = adds;
-    v.launch = launch;
-    v.kernel = kernel;
-    v.threads = threads;
+static void plain_variant(gemm_variant* all, kernel_info* infos, int* n, const char* name,
+                          int number, const char* adds, gemm_launch_fn launch, const void* kernel,
+                          int threads, int (*model)(gemm_smem_cost*)) {
+    gemm_variant* v = &all[*n];
+    kernel_info* x = &infos[(*n)++];
+    memset(v, 0, sizeof *v);
+    memset(x, 0, sizeof *x);
+    v->name = name;
+    v->number = number;
+    v->adds = adds;
+    v->launch = launch;
+    v->kernel = kernel;
+    v->threads = threads;
     if (model) {
-        if (model(&v.model)) die("%s: a shared access is malformed", name);
-        v.modelled = 1;
+        if (model(&x->model)) die("%s: a shared access is malformed", name);
+        x->modelled = 1;
     }
-    return v;
 }
 
 enum { N_VARIANTS = 20 };
 
-static int all_variants(variant* v) {
+static int all_variants(gemm_variant* v, kernel_info* x) {
     int n = 0;
-    v[n++] = plain_variant("cublas", 0,
-                           "cuBLAS SGEMM, default math mode (fp32 FMA, TF32 off): the baseline",
-                           launch_cublas, NULL, 0, NULL);
-    v[n++] =
-        plain_variant("cublas_pedantic", 0,
-                      "cuBLAS SGEMM, CUBLAS_PEDANTIC_MATH: the same, as CONVENTIONS.md's figure",
-                      launch_cublas_pedantic, NULL, 0, NULL);
-    v[n++] = plain_variant("naive", 1, "one thread per element of C, lanes down a column",
-                           launch_naive, (const void*)gemm_naive, 1024, NULL);
-    v[n++] = plain_variant("coalesced", 2, "lanes along a row of C: B and C coalesce, A broadcasts",
-                           launch_coalesced, (const void*)gemm_coalesced, 1024, NULL);
-    v[n++] = plain_variant("smem", 3, "32x32 tiles of A and B staged in shared memory (exercise)",
-                           launch_smem, (const void*)gemm_smem, T3 * T3, gemm_model_smem);
-    v[n++] = plain_variant("blocktile_1d", 4, "64x64 tile, each thread 8 rows of one column",
-                           launch_blocktile_1d, (const void*)gemm_blocktile_1d, K4_NT,
-                           gemm_model_blocktile_1d);
-    v[n++] = plain_variant("blocktile_2d", 5, "128x128 tile, each thread an 8x8 block of C",
-                           launch_blocktile_2d, (const void*)gemm_blocktile_2d, K5_NT,
-                           gemm_model_blocktile_2d);
+    plain_variant(v, x, &n, "cublas", 0,
+                  "cuBLAS SGEMM, default math mode (fp32 FMA, TF32 off): the baseline",
+                  gemm_launch_cublas, NULL, 0, NULL);
+    plain_variant(v, x, &n, "cublas_pedantic", 0,
+                  "cuBLAS SGEMM, CUBLAS_PEDANTIC_MATH: the same, as CONVENTIONS.md's figure",
+                  gemm_launch_cublas_pedantic, NULL, 0, NULL);
+    plain_variant(v, x, &n, "naive", 1, "one thread per element of C, lanes down a column",
+                  launch_naive, (const void*)gemm_naive, 1024, NULL);
+    plain_variant(v, x, &n, "coalesced", 2,
+                  "lanes along a row of C: B and C coalesce, A broadcasts", launch_coalesced,
+                  (const void*)gemm_coalesced, 1024, NULL);
+    plain_variant(v, x, &n, "smem", 3, "32x32 tiles of A and B staged in shared memory (exercise)",
+                  launch_smem, (const void*)gemm_smem, T3 * T3, gemm_model_smem);
+    plain_variant(v, x, &n, "blocktile_1d", 4, "64x64 tile, each thread 8 rows of one column",
+                  launch_blocktile_1d, (const void*)gemm_blocktile_1d, K4_NT,
+                  gemm_model_blocktile_1d);
+    plain_variant(v, x, &n, "blocktile_2d", 5, "128x128 tile, each thread an 8x8 block of C",
+                  launch_blocktile_2d, (const void*)gemm_blocktile_2d, K5_NT,
+                  gemm_model_blocktile_2d);
     /* Kernel 6: float4 global loads, A stored transposed, float4 shared reads; four layouts, the
      * last (padded A, faster than the swizzle by measurement: README) is kernel 6's result. */
-    v[n++] = vec_variant<128, 128, 8, 256, SPREAD_BLOCK, 0, SLOT_PLAIN, 0, 1>(
-        "vec_plain", 6, "float4 loads, A transposed in shared memory, float4 reads; no fix", 0);
-    v[n++] = vec_variant<128, 128, 8, 256, SPREAD_BLOCK, 0, SLOT_PLAIN, 1, 1>(
-        "vec_pad_b", 6, "the trap: B's rows padded (B had no conflict; A's stays)", 0);
-    v[n++] = vec_variant<128, 128, 8, 256, SPREAD_BLOCK, 0, SLOT_SWIZZLED, 0, 1>(
-        "vec_swizzle", 6, "A's slice swizzled, Swizzle<1,4,5>: conflict-free, no padding", 0);
-    v[n++] = vec_variant<128, 128, 8, 256, SPREAD_BLOCK, 0, SLOT_PADDED, 0, 1>(
-        "vec_pad_a", 6, "A's transposed rows padded by 4 floats: conflict-free (kept)", 0);
-    v[n++] = vec_variant<128, 128, 8, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 1>(
-        "warptile", 7, "each warp owns a 32x64 tile of C, its lanes a 4x8 grid in it", 0);
-    v[n++] = vec_variant<128, 128, 8, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 2, 2>(
-        "double_buffer", 8, "two stages: the next slice loads while this one is computed", 0);
+    vec_variant<128, 128, 8, 256, SPREAD_BLOCK, 0, SLOT_PLAIN, 0, 1>(
+        v, x, &n, "vec_plain", 6,
+        "float4 loads, A transposed in shared memory, float4 reads; no fix", 0);
+    vec_variant<128, 128, 8, 256, SPREAD_BLOCK, 0, SLOT_PLAIN, 1, 1>(
+        v, x, &n, "vec_pad_b", 6, "the trap: B's rows padded (B had no conflict; A's stays)", 0);
+    vec_variant<128, 128, 8, 256, SPREAD_BLOCK, 0, SLOT_SWIZZLED, 0, 1>(
+        v, x, &n, "vec_swizzle", 6, "A's slice swizzled, Swizzle<1,4,5>: conflict-free, no padding",
+        0);
+    vec_variant<128, 128, 8, 256, SPREAD_BLOCK, 0, SLOT_PADDED, 0, 1>(
+        v, x, &n, "vec_pad_a", 6, "A's transposed rows padded by 4 floats: conflict-free (kept)",
+        0);
+    vec_variant<128, 128, 8, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 1>(
+        v, x, &n, "warptile", 7, "each warp owns a 32x64 tile of C, its lanes a 4x8 grid in it", 0);
+    vec_variant<128, 128, 8, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 2, 2>(
+        v, x, &n, "double_buffer", 8, "two stages: the next slice loads while this one is computed",
+        0);
     /* Kernel 8's sweep (README, "The sweep"): what each of its choices is worth. */
-    v[n++] = vec_variant<128, 128, 8, 256, SPREAD_WARP, 4, SLOT_SWIZZLED, 0, 2, 2>("db_bk8_swizzle",
-                                                                                   8, "sweep", 1);
-    v[n++] = vec_variant<128, 128, 8, 256, SPREAD_WARP, 8, SLOT_PADDED, 0, 2, 2>("db_bk8_lanes8x4",
-                                                                                 8, "sweep", 1);
-    v[n++] = vec_variant<128, 128, 16, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 2, 1>("db_bk16_1block",
-                                                                                  8, "sweep", 1);
-    v[n++] = vec_variant<128, 128, 16, 256, SPREAD_WARP, 4, SLOT_SWIZZLED, 0, 2, 1>(
-        "db_bk16_swizzle", 8, "sweep", 1);
-    v[n++] = vec_variant<128, 128, 16, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 2, 2>("db_bk16_2blocks",
-                                                                                  8, "sweep", 1);
-    v[n++] = vec_variant<128, 64, 16, 128, SPREAD_WARP, 4, SLOT_PADDED, 0, 2>("db_128x64_bk16", 8,
-                                                                              "sweep", 1);
-    v[n++] = vec_variant<64, 128, 16, 128, SPREAD_WARP, 8, SLOT_PADDED, 0, 2>("db_64x128_bk16", 8,
-                                                                              "sweep", 1);
+    vec_variant<128, 128, 8, 256, SPREAD_WARP, 4, SLOT_SWIZZLED, 0, 2, 2>(
+        v, x, &n, "db_bk8_swizzle", 8, "sweep", 1);
+    vec_variant<128, 128, 8, 256, SPREAD_WARP, 8, SLOT_PADDED, 0, 2, 2>(v, x, &n, "db_bk8_lanes8x4",
+                                                                        8, "sweep", 1);
+    vec_variant<128, 128, 16, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 2, 1>(v, x, &n, "db_bk16_1block",
+                                                                         8, "sweep", 1);
+    vec_variant<128, 128, 16, 256, SPREAD_WARP, 4, SLOT_SWIZZLED, 0, 2, 1>(
+        v, x, &n, "db_bk16_swizzle", 8, "sweep", 1);
+    vec_variant<128, 128, 16, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 2, 2>(
+        v, x, &n, "db_bk16_2blocks", 8, "sweep", 1);
+    vec_variant<128, 64, 16, 128, SPREAD_WARP, 4, SLOT_PADDED, 0, 2>(v, x, &n, "db_128x64_bk16", 8,
+                                                                     "sweep", 1);
+    vec_variant<64, 128, 16, 128, SPREAD_WARP, 8, SLOT_PADDED, 0, 2>(v, x, &n, "db_64x128_bk16", 8,
+                                                                     "sweep", 1);
     return n;
 }
 
 /* ---------------------------------------------------------------- lesson tables */
 
-static void print_variants(const variant* v, int n) {
+static void print_variants(const gemm_variant* v, int n) {
     printf("The kernels (--variant NAME picks one; --list shows them all):\n");
     for (int i = 0; i < n; ++i)
         if (!v[i].sweep) printf("  %d %-16s %s\n", v[i].number, v[i].name, v[i].adds);
     printf("  8 db_*             the sweep: kernel 8 at other slice depths, layouts, lane grids\n");
 }
 
-static const char* slot_name(const variant* v) {
+static const char* slot_name(const kernel_info* v) {
     static char buf[64];
     if (!v->geo.bm) return "";
     if (v->geo.a_slot == SLOT_SWIZZLED) {
@@ -246,17 +195,17 @@ static const char* slot_name(const variant* v) {
     return buf;
 }
 
-static void print_model(const variant* v, int n) {
+static void print_model(const gemm_variant* v, const kernel_info* x, int n) {
     printf("\nShared memory, by the bank model: wavefronts per request of each access (ideal in\n"
            "brackets: the same instruction with every lane on its own consecutive element).\n");
     printf("%-17s %-26s %-22s %5s %15s\n", "kernel", "layout", "access", "bytes", "wavefronts");
     for (int i = 0; i < n; ++i) {
-        if (!v[i].modelled) continue;
-        for (int a = 0; a < v[i].model.n; ++a) {
-            const gemm_access_cost* x = &v[i].model.access[a];
+        if (!x[i].modelled) continue;
+        for (int a = 0; a < x[i].model.n; ++a) {
+            const gemm_access_cost* c = &x[i].model.access[a];
             printf("%-17s %-26s %-22s %5d %6.2f (%5.2f)%s\n", a ? "" : v[i].name,
-                   a ? "" : slot_name(&v[i]), x->what, x->width, x->wavefronts, x->ideal,
-                   x->wavefronts > x->ideal ? "  conflict" : "");
+                   a ? "" : slot_name(&x[i]), c->what, c->width, c->wavefronts, c->ideal,
+                   c->wavefronts > c->ideal ? "  conflict" : "");
         }
     }
     printf("Kernel 5's reads conflict: a warp's two thread rows read A 64 words apart (one bank)\n"
@@ -266,442 +215,33 @@ static void print_model(const variant* v, int n) {
            "swizzling A removes it. At BK = 16 padding cannot (db_bk16_1block): see README.\n");
 }
 
-typedef struct {
-    int regs, spill_bytes, smem_bytes, blocks_per_sm;
-} resources;
-
-static resources kernel_resources(const variant* v) {
-    resources r;
-    memset(&r, 0, sizeof r);
-    if (!v->kernel) return r;
-    cudaFuncAttributes attr;
-    CUDA_CHECK(cudaFuncGetAttributes(&attr, v->kernel));
-    r.regs = attr.numRegs;
-    r.spill_bytes = (int)attr.localSizeBytes;
-    r.smem_bytes = (int)attr.sharedSizeBytes;
-    CUDA_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&r.blocks_per_sm, v->kernel, v->threads, 0));
-    return r;
-}
-
-static void print_resources(const variant* v, int n) {
-    printf("\nResources per kernel (compiler, via cudaFuncGetAttributes; occupancy API):\n");
-    printf("%-17s %7s %10s %12s %11s %13s\n", "kernel", "threads", "registers", "spill bytes",
-           "smem bytes", "blocks per SM");
-    for (int i = 0; i < n; ++i) {
-        if (!v[i].kernel) continue;
-        const resources r = kernel_resources(&v[i]);
-        printf("%-17s %7d %10d %12d %11d %13d\n", v[i].name, v[i].threads, r.regs, r.spill_bytes,
-               r.smem_bytes, r.blocks_per_sm);
-    }
-}
-
-/* ---------------------------------------------------------------- the check */
-
-typedef struct {
-    int M, N, K;
-} shape;
-
-/* Tolerance on ||C - ref||_F / ||ref||_F: fp32 sums of K products with random signs drift like
- * sqrt(K) roundings of FLT_EPSILON / 2; 8 FLT_EPSILON sqrt(K + 1) leaves room for that and is
- * still ~1000x below what one wrong element of a 255 x 255 result costs. */
-static double tolerance(int K) {
-    return 8.0 * FLT_EPSILON * sqrt((double)K + 1.0);
-}
-
-static void fill_uniform(float* x, size_t n, unsigned long long* seed) {
-    for (size_t i = 0; i < n; ++i) x[i] = (float)(rng_u32(seed) / 2147483648.0 - 1.0);
-}
-
-/* Bytes that A, B and C of a shape need; exits 2 with a message if they do not fit in the GPU's
- * free memory. */
-static void require_memory(shape s) {
-    char what[128];
-    snprintf(what, sizeof what, "%dx%dx%d (A, B, C and a reference C)", s.M, s.N, s.K);
-    course_require_device_memory(
-        "06_gemm_tiling", 4.0 * ((double)s.M * s.K + (double)s.K * s.N + 2.0 * s.M * s.N), what);
-}
-
-/* ||got - ref||_F / ||ref||_F (||got||_F if ref is all zeros); NaN anywhere makes it NaN. */
-static double rel_error(const float* got, const double* ref, size_t n) {
-    double d2 = 0, r2 = 0;
-    for (size_t i = 0; i < n; ++i) {
-        const double d = (double)got[i] - ref[i];
-        d2 += d * d;
-        r2 += ref[i] * ref[i];
-    }
-    return sqrt(d2) / (r2 > 0 ? sqrt(r2) : 1.0);
-}
-
-/* Every variant at one shape against a CPU reference accumulated in double. beta == 0: C starts
- * as NaN (BLAS never reads it), so an element nobody writes stays NaN and fails the check. */
-static int check_shape(const variant* v, int n, shape s, float alpha, float beta,
-                       unsigned long long* seed) {
-    require_memory(s);
-    const size_t na = (size_t)s.M * s.K, nb = (size_t)s.K * s.N, nc = (size_t)s.M * s.N;
-    /* + 1, + 16 below: K = 0 leaves A and B empty, and no allocation may be of 0 bytes. */
-    float *hA = (float*)malloc(na * 4 + 1), *hB = (float*)malloc(nb * 4 + 1),
-          *hC0 = (float*)malloc(nc * 4), *hC = (float*)malloc(nc * 4);
-    double* ref = (double*)malloc(nc * sizeof(double));
-    if (!hA || !hB || !hC0 || !hC || !ref) die("out of host memory");
-    fill_uniform(hA, na, seed);
-    fill_uniform(hB, nb, seed);
-    if (beta == 0.0f)
-        for (size_t i = 0; i < nc; ++i) hC0[i] = NAN;
-    else
-        fill_uniform(hC0, nc, seed);
-    for (int i = 0; i < s.M; ++i)
-        for (int j = 0; j < s.N; ++j) {
-            double dot = 0;
-            for (int k = 0; k < s.K; ++k)
-                dot += (double)hA[(size_t)i * s.K + k] * hB[(size_t)k * s.N + j];
-            const size_t c = (size_t)i * s.N + j;
-            ref[c] = alpha * dot + (beta == 0.0f ? 0.0 : (double)beta * hC0[c]);
-        }
-    float *dA, *dB, *dC;
-    CUDA_CHECK(cudaMalloc(&dA, na * 4 + 16));
-    CUDA_CHECK(cudaMalloc(&dB, nb * 4 + 16));
-    CUDA_CHECK(cudaMalloc(&dC, nc * 4));
-    CUDA_CHECK(cudaMemcpy(dA, hA, na * 4, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(dB, hB, nb * 4, cudaMemcpyHostToDevice));
-    const double tol = tolerance(s.K);
-    int failed = 0;
-    for (int i = 0; i < n; ++i) {
-        CUDA_CHECK(cudaMemcpy(dC, hC0, nc * 4, cudaMemcpyHostToDevice));
-        const gemm_call c = {s.M, s.N, s.K, alpha, beta, dA, dB, dC};
-        v[i].launch(&c);
-        CUDA_CHECK_LAUNCH();
-        CUDA_CHECK(cudaMemcpy(hC, dC, nc * 4, cudaMemcpyDeviceToHost));
-        const double err = rel_error(hC, ref, nc);
-        if (!(err <= tol)) {
-            printf("  %s at %dx%dx%d (alpha %g, beta %g): relative error %.3g > %.3g\n", v[i].name,
-                   s.M, s.N, s.K, alpha, beta, err, tol);
-            failed = 1;
-        }
-    }
-    CUDA_CHECK(cudaFree(dA));
-    CUDA_CHECK(cudaFree(dB));
-    CUDA_CHECK(cudaFree(dC));
-    free(hA);
-    free(hB);
-    free(hC0);
-    free(hC);
-    free(ref);
-    return failed;
-}
-
-/* Relative Frobenius distances on the device: out[0] += sum (x - y)^2, out[1] += sum y^2. */
-__global__ void diff_norms(const float* x, const float* y, size_t n, double* out) {
-    double d2 = 0, y2 = 0;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x) {
-        const double d = (double)x[i] - y[i];
-        d2 += d * d;
-        y2 += (double)y[i] * y[i];
-    }
-    atomicAdd(&out[0], d2);
-    atomicAdd(&out[1], y2);
-}
-
-static double device_rel_error(const float* x, const float* ref, size_t n) {
-    double *d, h[2];
-    CUDA_CHECK(cudaMalloc(&d, sizeof h));
-    CUDA_CHECK(cudaMemset(d, 0, sizeof h));
-    diff_norms<<<264, 256>>>(x, ref, n, d);
-    CUDA_CHECK_LAUNCH();
-    CUDA_CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaFree(d));
-    return sqrt(h[0]) / (h[1] > 0 ? sqrt(h[1]) : 1.0);
-}
-
-/* Every kernel against cuBLAS at S^3; cuBLAS itself against a double CPU reference on 16 rows
- * (which also proves the row-major call above). */
-static int check_against_cublas(const variant* v, int n, int S, unsigned long long* seed) {
-    const shape s = {S, S, S};
-    require_memory(s);
-    const size_t nn = (size_t)S * S;
-    float *hA = (float*)malloc(nn * 4), *hB = (float*)malloc(nn * 4), *hC = (float*)malloc(nn * 4);
-    if (!hA || !hB || !hC) die("out of host memory");
-    fill_uniform(hA, nn, seed);
-    fill_uniform(hB, nn, seed);
-    float *dA, *dB, *dC, *dRef;
-    CUDA_CHECK(cudaMalloc(&dA, nn * 4));
-    CUDA_CHECK(cudaMalloc(&dB, nn * 4));
-    CUDA_CHECK(cudaMalloc(&dC, nn * 4));
-    CUDA_CHECK(cudaMalloc(&dRef, nn * 4));
-    CUDA_CHECK(cudaMemcpy(dA, hA, nn * 4, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(dB, hB, nn * 4, cudaMemcpyHostToDevice));
-    const float alpha = 1.0f, beta = 0.0f;
-    const gemm_call ref_call = {S, S, S, alpha, beta, dA, dB, dRef};
-    launch_cublas(&ref_call);
-    CUDA_CHECK_LAUNCH();
-    CUDA_CHECK(cudaMemcpy(hC, dRef, nn * 4, cudaMemcpyDeviceToHost));
-    double d2 = 0, r2 = 0;
-    for (int i = 0; i < S; i += (S + 15) / 16)
-        for (int j = 0; j < S; ++j) {
-            double dot = 0;
-            for (int k = 0; k < S; ++k)
-                dot += (double)hA[(size_t)i * S + k] * hB[(size_t)k * S + j];
-            d2 += (hC[(size_t)i * S + j] - dot) * (hC[(size_t)i * S + j] - dot);
-            r2 += dot * dot;
-        }
-    const double tol = tolerance(S), cublas_err = sqrt(d2) / sqrt(r2);
-    int failed = !(cublas_err <= tol);
-    printf("  cuBLAS at %d^3 against double on 16 rows: relative error %.2g (tolerance %.2g)%s\n",
-           S, cublas_err, tol, failed ? "  FAILED" : "");
-    for (int i = 0; i < n; ++i) {
-        if (!v[i].kernel) continue;
-        CUDA_CHECK(cudaMemset(dC, 0xff, nn * 4)); /* NaN */
-        const gemm_call c = {S, S, S, alpha, beta, dA, dB, dC};
-        v[i].launch(&c);
-        CUDA_CHECK_LAUNCH();
-        const double err = device_rel_error(dC, dRef, nn);
-        if (!(err <= 2 * tol)) {
-            printf("  %s at %d^3: relative distance to cuBLAS %.3g > %.3g\n", v[i].name, S, err,
-                   2 * tol);
-            failed = 1;
-        }
-    }
-    CUDA_CHECK(cudaFree(dA));
-    CUDA_CHECK(cudaFree(dB));
-    CUDA_CHECK(cudaFree(dC));
-    CUDA_CHECK(cudaFree(dRef));
-    free(hA);
-    free(hB);
-    free(hC);
-    return failed;
-}
-
-static int run_check(const variant* v, int n, const course_args* a, int cublas_size) {
-    unsigned long long seed = a->seed;
-    /* Odd sizes mixed, tall and wide, K = 0, and shapes whose N and K are multiples of 4 (the
-     * float4 path) with partial tiles. */
-    shape shapes[24] = {{1, 1, 1},       {2, 7, 31},     {31, 33, 7},     {33, 31, 129},
-                        {127, 129, 255}, {129, 127, 33}, {255, 255, 255}, {255, 1, 127},
-                        {1, 255, 129},   {7, 255, 2},    {255, 7, 33},    {129, 129, 1},
-                        {33, 127, 0},    {64, 64, 0},    {127, 132, 36},  {129, 256, 252},
-                        {256, 128, 64}};
-    int n_shapes = 17;
-    for (int k = 0; k < 3; ++k) { /* random ones; the last with N and K multiples of 4 */
-        shape s = {1 + (int)rng_below(&seed, 300), 1 + (int)rng_below(&seed, 300),
-                   1 + (int)rng_below(&seed, 300)};
-        if (k == 2) s.N = (s.N + 3) / 4 * 4, s.K = (s.K + 3) / 4 * 4;
-        shapes[n_shapes++] = s;
-    }
-    if (a->shape_given) {
-        shapes[0] = shape{(int)a->shape[0], (int)a->shape[1], (int)a->shape[2]};
-        n_shapes = 1;
-    } else if (a->size_given) { /* --size N: only the shapes no larger than N */
-        int kept = 0;
-        for (int i = 0; i < n_shapes; ++i)
-            if (shapes[i].M <= a->size && shapes[i].N <= a->size && shapes[i].K <= a->size)
-                shapes[kept++] = shapes[i];
-        n_shapes = kept;
-    }
-    printf("check: random inputs from --seed %llu; every shape with alpha, beta drawn (not 0 or "
-           "1), then with beta = 0 and C full of NaN; tolerance on ||C - ref|| / ||ref|| "
-           "8 FLT_EPSILON sqrt(K + 1), ref in double\n",
-           a->seed);
-    int failed = 0;
-    for (int i = 0; i < n_shapes; ++i) {
-        const float alpha = 0.5f + (float)rng_below(&seed, 1000) / 1000.0f + 0.001f,
-                    beta = -0.25f - (float)rng_below(&seed, 1000) / 1000.0f;
-        failed |= check_shape(v, n, shapes[i], alpha, beta, &seed);
-        failed |= check_shape(v, n, shapes[i], alpha, 0.0f, &seed);
-    }
-    if (!a->shape_given) failed |= check_against_cublas(v, n, cublas_size, &seed);
-    printf("check: %s (%d shapes x 2 x %d variants%s)\n",
-           failed ? "FAILED (reproduce with the --seed above)" : "every result within tolerance",
-           n_shapes, n, a->shape_given ? "" : ", and every kernel against cuBLAS");
-    return failed ? EXIT_CHECK_FAILED : EXIT_OK;
-}
-
-/* ---------------------------------------------------------------- the benchmark */
-
-typedef struct {
-    const variant* v;
-    shape s;
-    bench_result t;
-    double gflops, of_cublas; /* of_cublas: cuBLAS's time at the same shape / this */
-    double error;             /* relative distance to cuBLAS's result */
-} measurement;
-
-typedef struct {
-    const variant* v;
-    gemm_call c;
-} bench_ctx;
-
-static void bench_launch(void* p, int rep) {
-    (void)rep; /* compute-bound: the same matrices every time (see README, "Measuring") */
-    const bench_ctx* b = (const bench_ctx*)p;
-    b->v->launch(&b->c);
-}
-
-/* The benchmark's shapes: N^3 from 256^3 doubling, (N/2 + 1)^3, 2N x N/8 x N/2 (tall) and
- * N/2 x N/2 x N/16 (short K); or --shape. */
-static int bench_shapes(const course_args* a, shape* s) {
-    if (a->shape_given) {
-        s[0] = shape{(int)a->shape[0], (int)a->shape[1], (int)a->shape[2]};
-        return 1;
-    }
-    const int N = (int)a->size;
-    int n = 0;
-    for (int d = 256 < N ? 256 : N; d <= N; d *= 2) s[n++] = shape{d, d, d};
-    if (s[n - 1].M != N) s[n++] = shape{N, N, N};
-    if (N >= 512) {
-        s[n++] = shape{N / 2 + 1, N / 2 + 1, N / 2 + 1};
-        s[n++] = shape{2 * N, N / 8, N / 2};
-        s[n++] = shape{N / 2, N / 2, N / 16};
-    }
-    return n;
-}
-
-enum { WARMUP = 2, TIME_BUDGET_MS = 2500 };
-
-static int run_bench(const variant* v, int n, const course_args* a, measurement* m) {
-    shape s[16];
-    const int n_shapes = bench_shapes(a, s);
-    int n_m = 0;
-    for (int i = 0; i < n; ++i)
-        if (v[i].kernel) bench_warn_if_spilling(v[i].kernel, v[i].name);
-    printf("\nbenchmark: median of up to %ld repetitions after %d warm-ups (fewer for a kernel "
-           "whose warm-up says %d ms would not hold them, at least 3); alpha = 1, beta = 0; "
-           "GFLOP/s = 2 M N K / time\n",
-           a->reps, WARMUP, TIME_BUDGET_MS);
-    for (int k = 0; k < n_shapes; ++k) {
-        require_memory(s[k]);
-        const size_t na = (size_t)s[k].M * s[k].K, nb = (size_t)s[k].K * s[k].N,
-                     nc = (size_t)s[k].M * s[k].N;
-        float *dA, *dB, *dC, *dRef; /* + 16: never a 0-byte allocation */
-        CUDA_CHECK(cudaMalloc(&dA, na * 4 + 16));
-        CUDA_CHECK(cudaMalloc(&dB, nb * 4 + 16));
-        CUDA_CHECK(cudaMalloc(&dC, nc * 4));
-        CUDA_CHECK(cudaMalloc(&dRef, nc * 4));
-        {
-            unsigned long long seed = a->seed + (unsigned long long)k;
-            float* h = (float*)malloc((na > nb ? na : nb) * 4 + 4);
-            if (!h) die("out of host memory");
-            fill_uniform(h, na, &seed);
-            CUDA_CHECK(cudaMemcpy(dA, h, na * 4, cudaMemcpyHostToDevice));
-            fill_uniform(h, nb, &seed);
-            CUDA_CHECK(cudaMemcpy(dB, h, nb * 4, cudaMemcpyHostToDevice));
-            free(h);
-        }
-        double cublas_ms = 0;
-        const double flops = 2.0 * s[k].M * s[k].N * (double)s[k].K;
-        for (int i = 0; i < n; ++i) {
-            const int is_cublas = !strcmp(v[i].name, "cublas");
-            if (!is_cublas && a->variant && strcmp(v[i].name, a->variant)) continue;
-            const int cube = s[k].M == s[k].N && s[k].N == s[k].K;
-            if (!is_cublas && !a->variant && !a->shape_given && v[i].sweep &&
-                !(cube && (s[k].M == a->size || s[k].M == a->size / 2)))
-                continue; /* the sweep at N^3 and (N/2)^3 */
-            bench_ctx b = {&v[i],
-                           {s[k].M, s[k].N, s[k].K, 1.0f, 0.0f, dA, dB, is_cublas ? dRef : dC}};
-            CUDA_CHECK(cudaMemset(b.c.C, 0xff, nc * 4)); /* NaN: an unwritten element shows */
-            /* How many repetitions fit the time budget: one timed launch decides (none needed
-             * for --reps 1 or 2, what the ncu test asks for). */
-            int reps = (int)a->reps, probed = 0;
-            if (reps > 2) {
-                const bench_result probe = bench_run(bench_launch, &b, 0, 1, 0);
-                const int fit =
-                    (int)(TIME_BUDGET_MS / (probe.median_ms > 1e-3 ? probe.median_ms : 1e-3));
-                reps = fit < 3 ? 3 : fit < reps ? fit : reps;
-                probed = 1;
-            }
-            measurement* x = &m[n_m++];
-            x->v = &v[i];
-            x->s = s[k];
-            x->t = bench_run(bench_launch, &b, WARMUP, reps, v[i].kernel ? 1 : 0);
-            x->t.launches += v[i].kernel && probed ? 1 : 0; /* the probe */
-            x->gflops = flops / (x->t.median_ms * 1e6);
-            if (is_cublas) cublas_ms = x->t.median_ms;
-            x->of_cublas = cublas_ms / x->t.median_ms;
-            x->error = is_cublas ? 0.0 : device_rel_error(dC, dRef, nc);
-        }
-        CUDA_CHECK(cudaFree(dA));
-        CUDA_CHECK(cudaFree(dB));
-        CUDA_CHECK(cudaFree(dC));
-        CUDA_CHECK(cudaFree(dRef));
-    }
-    return n_m;
-}
-
-/* Whether a benchmark result disagrees with cuBLAS's (NaN included). */
-static int wrong(const measurement* x) {
-    return !(x->error <= 2 * tolerance(x->s.K));
-}
-
-static void print_measurements(const measurement* m, int n) {
-    printf("\n%-17s %18s %10s %10s %10s %5s %9s %9s %10s\n", "kernel", "M x N x K", "median ms",
-           "min ms", "max ms", "reps", "GFLOP/s", "% cuBLAS", "vs cuBLAS");
-    for (int i = 0; i < n; ++i) {
-        char sh[48];
-        snprintf(sh, sizeof sh, "%dx%dx%d", m[i].s.M, m[i].s.N, m[i].s.K);
-        printf("%-17s %18s %10.4f %10.4f %10.4f %5d %9.0f %8.1f%% %10.1e%s\n", m[i].v->name, sh,
-               m[i].t.median_ms, m[i].t.min_ms, m[i].t.max_ms, m[i].t.reps, m[i].gflops,
-               100 * m[i].of_cublas, m[i].error, wrong(&m[i]) ? "  WRONG OUTPUT" : "");
-    }
-}
+/* ---------------------------------------------------------------- the CSV */
 
 static void write_csv(const char* path, const course_device* dev, const char* cmd,
-                      const measurement* m, int n) {
+                      const gemm_variant* all, const kernel_info* info, const gemm_measurement* m,
+                      int n) {
     FILE* f = csv_open(path, dev, cmd,
                        "variant,type,kernel,M,N,K,sweep,bm,bn,bk,threads,stages,flops,median_ms,"
                        "min_ms,max_ms,reps,launches,gflops,of_cublas,error_vs_cublas,registers,"
                        "spill_bytes,smem_bytes,blocks_per_sm,model_st_wavefronts_per_request,"
                        "model_ld_wavefronts_per_request");
     for (int i = 0; i < n; ++i) {
-        const variant* v = m[i].v;
-        const resources r = kernel_resources(v);
+        const gemm_variant* v = m[i].v;
+        const kernel_info* x = &info[v - all];
+        const gemm_resources r = gemm_kernel_resources(v);
         fprintf(f,
                 "%s,float,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.0f,%.6f,%.6f,%.6f,%d,%d,%.1f,%.4f,%.3g,"
                 "%d,%d,%d,%d,%.4f,%.4f\n",
-                csv_field(v->name), v->number, m[i].s.M, m[i].s.N, m[i].s.K, v->sweep, v->geo.bm,
-                v->geo.bn, v->geo.bk, v->threads, v->geo.stages,
+                csv_field(v->name), v->number, m[i].s.M, m[i].s.N, m[i].s.K, v->sweep, x->geo.bm,
+                x->geo.bn, x->geo.bk, v->threads, x->geo.stages,
                 2.0 * m[i].s.M * m[i].s.N * (double)m[i].s.K, m[i].t.median_ms, m[i].t.min_ms,
                 m[i].t.max_ms, m[i].t.reps, m[i].t.launches, m[i].gflops, m[i].of_cublas,
                 m[i].error, r.regs, r.spill_bytes, r.smem_bytes, r.blocks_per_sm,
-                v->modelled && v->model.st >= 0 ? v->model.st : -1.0,
-                v->modelled && v->model.ld >= 0 ? v->model.ld : -1.0);
+                x->modelled && x->model.st >= 0 ? x->model.st : -1.0,
+                x->modelled && x->model.ld >= 0 ? x->model.ld : -1.0);
     }
     csv_close(f, path);
     printf("wrote %s\n", path);
-}
-
-/* ---------------------------------------------------------------- summary */
-
-static const measurement* lookup(const measurement* m, int n, const variant* v, shape s) {
-    for (int i = 0; i < n; ++i)
-        if (m[i].v == v && m[i].s.M == s.M && m[i].s.N == s.N && m[i].s.K == s.K) return &m[i];
-    return NULL;
-}
-
-static void print_summary(const course_device* dev, const variant* v, int nv, const measurement* m,
-                          int n, const course_args* a) {
-    course_summary_header(dev, "06_gemm_tiling");
-    shape s[16];
-    const int n_s = bench_shapes(a, s);
-    printf("GFLOP/s and, in brackets, the share of cuBLAS's speed at the same shape, measured in\n"
-           "this run (cuBLAS: default math, fp32):\n\n| kernel |");
-    for (int k = 0; k < n_s; ++k) printf(" %dx%dx%d |", s[k].M, s[k].N, s[k].K);
-    printf("\n| --- |");
-    for (int k = 0; k < n_s; ++k) printf(" ---: |");
-    printf("\n");
-    for (int i = 0; i < nv; ++i) {
-        int any = 0;
-        for (int k = 0; k < n_s; ++k) any |= lookup(m, n, &v[i], s[k]) != NULL;
-        if (!any) continue;
-        printf("| %d %s |", v[i].number, v[i].name);
-        for (int k = 0; k < n_s; ++k) {
-            const measurement* x = lookup(m, n, &v[i], s[k]);
-            if (x)
-                printf(" %.0f (%.1f%%) |", x->gflops, 100 * x->of_cublas);
-            else
-                printf(" - |");
-        }
-        printf("\n");
-    }
 }
 
 /* ---------------------------------------------------------------- main */
@@ -710,8 +250,9 @@ int main(int argc, char** argv) {
     course_args args;
     int rc = course_parse_args(&CLI, argc, argv, &args);
     if (rc >= 0) return rc;
-    static variant v[N_VARIANTS], sel[N_VARIANTS]; /* sel: the variants --variant picks */
-    const int nv = all_variants(v);
+    static gemm_variant v[N_VARIANTS], sel[N_VARIANTS]; /* sel: the variants --variant picks */
+    static kernel_info info[N_VARIANTS];
+    const int nv = all_variants(v, info);
     if (nv != N_VARIANTS) die("%d variants, expected %d", nv, N_VARIANTS);
     int n_sel = 0;
     for (int i = 0; i < nv; ++i)
@@ -719,33 +260,34 @@ int main(int argc, char** argv) {
     if (!n_sel) return course_usage_error(&CLI, "no variant '%s' (see --list)", args.variant);
     if (args.list) {
         for (int i = 0; i < nv; ++i)
-            printf("%d %-17s %s%s%s\n", v[i].number, v[i].name, v[i].adds, v[i].geo.bm ? "; " : "",
-                   slot_name(&v[i]));
+            printf("%d %-17s %s%s%s\n", v[i].number, v[i].name, v[i].adds,
+                   info[i].geo.bm ? "; " : "", slot_name(&info[i]));
         return EXIT_OK;
     }
     const int lesson = !args.check && !args.bench;
     if (lesson) {
         print_variants(v, nv);
-        print_model(v, nv);
+        print_model(v, info, nv);
     }
     course_device dev;
     rc = course_device_open(&dev, 7, 0, "the GEMM kernels");
     if (rc != EXIT_OK) return rc;
     course_device_print(&dev);
-    cublas_open();
-    if (lesson || args.bench) print_resources(v, nv);
+    gemm_cublas_open();
+    if (lesson || args.bench) gemm_print_resources(v, nv);
 
     if (args.check || lesson) {
-        rc = run_check(sel, n_sel, &args, args.size_given ? (int)args.size : 1024);
+        rc =
+            gemm_run_check(CLI.program, sel, n_sel, &args, args.size_given ? (int)args.size : 1024);
         if (rc != EXIT_OK || args.check) return rc;
     }
-    static measurement m[512];
-    const int n_m = run_bench(v, nv, &args, m);
-    print_measurements(m, n_m);
+    static gemm_measurement m[512];
+    const int n_m = gemm_run_bench(CLI.program, v, nv, &args, m);
+    gemm_print_measurements(m, n_m);
     int bad = 0;
-    for (int i = 0; i < n_m; ++i) bad |= wrong(&m[i]);
-    if (args.csv) write_csv(args.csv, &dev, args.command_line, m, n_m);
-    if (lesson) print_summary(&dev, v, nv, m, n_m, &args);
+    for (int i = 0; i < n_m; ++i) bad |= gemm_wrong(&m[i]);
+    if (args.csv) write_csv(args.csv, &dev, args.command_line, v, info, m, n_m);
+    if (lesson) gemm_print_summary(CLI.program, &dev, v, nv, m, n_m, &args);
     if (bad) printf("benchmark: some outputs were WRONG (see above)\n");
     return bad ? EXIT_CHECK_FAILED : EXIT_OK;
 }

@@ -156,6 +156,15 @@ typedef struct {
     double st, ld; /* the averages over every store (load) request */
 } gemm_smem_cost;
 
+/* One access of a table: the byte offset lane `lane` of warp `warp` touches in its `i`-th
+ * request of this kind (of `per_warp`); added to c with its wavefronts and ideal per request.
+ * gemm_model_finish then sets c->ld and c->st, the averages over every load (store) request:
+ * what ncu's wavefronts / requests measure. (Chapter 08 models its kernels with them too.) */
+typedef unsigned (*gemm_lane_offset_fn)(const void* ctx, int warp, int lane, int i);
+int gemm_model_add_access(gemm_smem_cost* c, const char* what, int width, int is_store, int warps,
+                          int per_warp, gemm_lane_offset_fn at, const void* ctx);
+void gemm_model_finish(gemm_smem_cost* c);
+
 /* Kernels 3, 4, 5 (their fixed tiles) and kernels 6 to 8 (a geometry). Return 0, or -1 if an
  * access is malformed. */
 int gemm_model_smem(gemm_smem_cost* c);

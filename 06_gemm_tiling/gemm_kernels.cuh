@@ -125,6 +125,41 @@ __device__ __forceinline__ float4 load4(const float* X, int rows, int cols, int 
     return v;
 }
 
+/* A thread's 8 x 8 micro-tile of C, its 2 x 2 blocks of 4 x 4 at rows r0 + h * step_m and columns
+ * c0 + w * step_n (h, w < 2): C = alpha * acc + beta * C, as float4 where the row holds 4 more
+ * (and vec says float4 are aligned), else element by element up to the edges. */
+__device__ __forceinline__ void gemm_store_micro_tile(float* C, int M, int N, int r0, int c0,
+                                                      int step_m, int step_n,
+                                                      const float (&acc)[MICRO][MICRO], float alpha,
+                                                      float beta, int vec) {
+#pragma unroll
+    for (int hm = 0; hm < 2; ++hm)
+#pragma unroll
+        for (int i = 0; i < QUAD; ++i) {
+            const int r = r0 + hm * step_m + i;
+            if (r >= M) continue;
+#pragma unroll
+            for (int hn = 0; hn < 2; ++hn) {
+                const int c = c0 + hn * step_n;
+                const float* v = &acc[hm * QUAD + i][hn * QUAD];
+                float* out = &C[(size_t)r * N + c];
+                if (vec && c + 3 < N) {
+                    float4 o = make_float4(alpha * v[0], alpha * v[1], alpha * v[2], alpha * v[3]);
+                    if (beta != 0.0f) {
+                        const float4 old = *(const float4*)out;
+                        o.x += beta * old.x, o.y += beta * old.y, o.z += beta * old.z,
+                            o.w += beta * old.w;
+                    }
+                    *(float4*)out = o;
+                } else {
+#pragma unroll
+                    for (int j = 0; j < QUAD; ++j)
+                        if (c + j < N) gemm_store(C, (size_t)r * N + c + j, v[j], alpha, beta);
+                }
+            }
+        }
+}
+
 template <int BM, int BN, int BK, int NT, int SPREAD, int LANES_M, int A_SLOT, int B_PADDED,
           int STAGES, int MIN_BLOCKS>
 __global__ void __launch_bounds__(NT, MIN_BLOCKS)
@@ -222,33 +257,7 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
         }
     }
 
-    /* Rows row0 + h * step_m + i, columns col0 + w * step_n + j, i, j < 4. */
-#pragma unroll
-    for (int hm = 0; hm < 2; ++hm)
-#pragma unroll
-        for (int i = 0; i < QUAD; ++i) {
-            const int r = bm + row0 + hm * step_m + i;
-            if (r >= M) continue;
-#pragma unroll
-            for (int hn = 0; hn < 2; ++hn) {
-                const int c = bn + col0 + hn * step_n;
-                const float* v = &acc[hm * QUAD + i][hn * QUAD];
-                float* out = &C[(size_t)r * N + c];
-                if (vec && c + 3 < N) {
-                    float4 o = make_float4(alpha * v[0], alpha * v[1], alpha * v[2], alpha * v[3]);
-                    if (beta != 0.0f) {
-                        const float4 old = *(const float4*)out;
-                        o.x += beta * old.x, o.y += beta * old.y, o.z += beta * old.z,
-                            o.w += beta * old.w;
-                    }
-                    *(float4*)out = o;
-                } else {
-#pragma unroll
-                    for (int j = 0; j < QUAD; ++j)
-                        if (c + j < N) gemm_store(C, (size_t)r * N + c + j, v[j], alpha, beta);
-                }
-            }
-        }
+    gemm_store_micro_tile(C, M, N, bm + row0, bn + col0, step_m, step_n, acc, alpha, beta, vec);
 }
 
 #endif

@@ -7,12 +7,8 @@
 
 #include <string.h>
 
-/* One access of the table: the byte offset lane `lane` of warp `warp` touches in its `i`-th
- * request of this kind (of `per_warp`). */
-typedef unsigned (*lane_offset_fn)(const void* ctx, int warp, int lane, int i);
-
-static int add_access(gemm_smem_cost* c, const char* what, int width, int is_store, int warps,
-                      int per_warp, lane_offset_fn at, const void* ctx) {
+int gemm_model_add_access(gemm_smem_cost* c, const char* what, int width, int is_store, int warps,
+                          int per_warp, gemm_lane_offset_fn at, const void* ctx) {
     if (c->n >= GEMM_MAX_ACCESSES) return -1;
     gemm_access_cost* a = &c->access[c->n++];
     memset(a, 0, sizeof *a);
@@ -38,8 +34,7 @@ static int add_access(gemm_smem_cost* c, const char* what, int width, int is_sto
     return 0;
 }
 
-/* The averages over loads and over stores: what ncu's wavefronts / requests measure. */
-static void finish(gemm_smem_cost* c) {
+void gemm_model_finish(gemm_smem_cost* c) {
     double wf[2] = {0, 0}, req[2] = {0, 0};
     for (int i = 0; i < c->n; ++i) {
         wf[c->access[i].is_store] += c->access[i].wavefronts * c->access[i].requests;
@@ -69,11 +64,11 @@ static unsigned k3_b_read(const void* ctx, int w, int l, int k) {
 int gemm_model_smem(gemm_smem_cost* c) {
     memset(c, 0, sizeof *c);
     const int warps = T3 * T3 / 32;
-    if (add_access(c, "A and B tile stores", 4, 1, warps, 2, consecutive_store, NULL) ||
-        add_access(c, "A reads As[ty][k]", 4, 0, warps, T3, k3_a_read, NULL) ||
-        add_access(c, "B reads Bs[k][tx]", 4, 0, warps, T3, k3_b_read, NULL))
+    if (gemm_model_add_access(c, "A and B tile stores", 4, 1, warps, 2, consecutive_store, NULL) ||
+        gemm_model_add_access(c, "A reads As[ty][k]", 4, 0, warps, T3, k3_a_read, NULL) ||
+        gemm_model_add_access(c, "B reads Bs[k][tx]", 4, 0, warps, T3, k3_b_read, NULL))
         return -1;
-    finish(c);
+    gemm_model_finish(c);
     return 0;
 }
 
@@ -94,11 +89,11 @@ static unsigned k4_b_read(const void* ctx, int w, int l, int dot) {
 int gemm_model_blocktile_1d(gemm_smem_cost* c) {
     memset(c, 0, sizeof *c);
     const int warps = K4_NT / 32;
-    if (add_access(c, "A and B tile stores", 4, 1, warps, 2, consecutive_store, NULL) ||
-        add_access(c, "A reads As[m][k]", 4, 0, warps, K4_BK * K4_TM, k4_a_read, NULL) ||
-        add_access(c, "B reads Bs[k][n]", 4, 0, warps, K4_BK, k4_b_read, NULL))
+    if (gemm_model_add_access(c, "A and B tile stores", 4, 1, warps, 2, consecutive_store, NULL) ||
+        gemm_model_add_access(c, "A reads As[m][k]", 4, 0, warps, K4_BK * K4_TM, k4_a_read, NULL) ||
+        gemm_model_add_access(c, "B reads Bs[k][n]", 4, 0, warps, K4_BK, k4_b_read, NULL))
         return -1;
-    finish(c);
+    gemm_model_finish(c);
     return 0;
 }
 
@@ -121,11 +116,11 @@ static unsigned k5_b_read(const void* ctx, int w, int l, int i) {
 int gemm_model_blocktile_2d(gemm_smem_cost* c) {
     memset(c, 0, sizeof *c);
     const int warps = K5_NT / 32;
-    if (add_access(c, "A and B tile stores", 4, 1, warps, 8, consecutive_store, NULL) ||
-        add_access(c, "A reads As[m][k]", 4, 0, warps, K5_BK * K5_T, k5_a_read, NULL) ||
-        add_access(c, "B reads Bs[k][n]", 4, 0, warps, K5_BK * K5_T, k5_b_read, NULL))
+    if (gemm_model_add_access(c, "A and B tile stores", 4, 1, warps, 8, consecutive_store, NULL) ||
+        gemm_model_add_access(c, "A reads As[m][k]", 4, 0, warps, K5_BK * K5_T, k5_a_read, NULL) ||
+        gemm_model_add_access(c, "B reads Bs[k][n]", 4, 0, warps, K5_BK * K5_T, k5_b_read, NULL))
         return -1;
-    finish(c);
+    gemm_model_finish(c);
     return 0;
 }
 
@@ -167,11 +162,12 @@ int gemm_model_vec(const gemm_geometry* g, gemm_smem_cost* c) {
     memset(c, 0, sizeof *c);
     const int warps = g->nt / 32, a_loads = g->bm * g->bk / QUAD / g->nt,
               b_loads = g->bk * g->bn / QUAD / g->nt;
-    if (add_access(c, "A stores, transposed", 4, 1, warps, QUAD * a_loads, vec_a_store, g) ||
-        add_access(c, "B stores", 16, 1, warps, b_loads, vec_b_store, g) ||
-        add_access(c, "A reads (float4)", 16, 0, warps, 2 * g->bk, vec_a_read, g) ||
-        add_access(c, "B reads (float4)", 16, 0, warps, 2 * g->bk, vec_b_read, g))
+    if (gemm_model_add_access(c, "A stores, transposed", 4, 1, warps, QUAD * a_loads, vec_a_store,
+                              g) ||
+        gemm_model_add_access(c, "B stores", 16, 1, warps, b_loads, vec_b_store, g) ||
+        gemm_model_add_access(c, "A reads (float4)", 16, 0, warps, 2 * g->bk, vec_a_read, g) ||
+        gemm_model_add_access(c, "B reads (float4)", 16, 0, warps, 2 * g->bk, vec_b_read, g))
         return -1;
-    finish(c);
+    gemm_model_finish(c);
     return 0;
 }

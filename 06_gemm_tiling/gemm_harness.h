@@ -1,0 +1,82 @@
+/* The GEMM chapters' host side (06, 08): cuBLAS as the baseline, the check on odd shapes against
+ * a double reference and against cuBLAS, the benchmark's shapes and timing, the summary table.
+ * A chapter describes its kernels as gemm_variants and keeps what else it knows of them (bank
+ * model, geometry) in its own arrays, index for index. */
+#ifndef GEMM_HARNESS_H
+#define GEMM_HARNESS_H
+
+#include "bench.h"
+#include "cli.h"
+#include "device.h"
+
+typedef struct {
+    int M, N, K;
+    float alpha, beta;
+    const float *A, *B;
+    float* C;
+} gemm_call;
+
+typedef void (*gemm_launch_fn)(const gemm_call*);
+
+typedef struct {
+    const char* name;
+    int number; /* the kernel's number in the lesson; 0: cuBLAS */
+    const char* adds;
+    gemm_launch_fn launch;
+    const void* kernel; /* NULL: cuBLAS */
+    int threads;        /* per block */
+    int dynamic_smem;   /* bytes of dynamic shared memory per block */
+    int sweep;          /* 1: benchmarked at N^3 and (N/2)^3 only */
+} gemm_variant;
+
+typedef struct {
+    int M, N, K;
+} gemm_shape;
+
+typedef struct {
+    const gemm_variant* v;
+    gemm_shape s;
+    bench_result t;
+    double gflops, of_cublas; /* of_cublas: cuBLAS's time at the same shape / this */
+    double error;             /* relative distance to cuBLAS's result */
+} gemm_measurement;
+
+typedef struct {
+    int regs, spill_bytes, smem_bytes, blocks_per_sm;
+} gemm_resources;
+
+/* cuBLAS SGEMM on row-major matrices, in the default math mode (fp32 FMAs, TF32 off) and with
+ * CUBLAS_PEDANTIC_MATH; gemm_cublas_open first. */
+void gemm_cublas_open(void);
+void gemm_launch_cublas(const gemm_call* c);
+void gemm_launch_cublas_pedantic(const gemm_call* c);
+
+/* Whole float4s: row lengths K (A) and N (B, C) multiples of 4, every matrix 16-byte aligned. */
+int gemm_float4_ok(const gemm_call* c);
+
+/* The tolerance on ||C - ref||_F / ||ref||_F for K products a sum. */
+double gemm_tolerance(int K);
+
+/* Static and dynamic shared memory, registers, spills and blocks per SM of a kernel variant. */
+gemm_resources gemm_kernel_resources(const gemm_variant* v);
+void gemm_print_resources(const gemm_variant* v, int n);
+
+/* --check: every variant on odd shapes (or --shape, or those within --size), alpha and beta
+ * drawn and beta = 0 over NaN, against a double reference; then every kernel against cuBLAS at
+ * cublas_size^3 (not with --shape). Returns an exit code. */
+int gemm_run_check(const char* program, const gemm_variant* v, int n, const course_args* a,
+                   int cublas_size);
+
+/* The benchmark's shapes (N^3 from 256^3 doubling, (N/2 + 1)^3, 2N x N/8 x N/2, N/2 x N/2 x N/16;
+ * or --shape) and the measurements at each: cuBLAS first, then the variants (--variant: one).
+ * Returns how many measurements m holds. */
+int gemm_bench_shapes(const course_args* a, gemm_shape* s);
+int gemm_run_bench(const char* program, const gemm_variant* v, int n, const course_args* a,
+                   gemm_measurement* m);
+
+int gemm_wrong(const gemm_measurement* x); /* disagrees with cuBLAS (NaN included) */
+void gemm_print_measurements(const gemm_measurement* m, int n);
+void gemm_print_summary(const char* program, const course_device* dev, const gemm_variant* v,
+                        int nv, const gemm_measurement* m, int n, const course_args* a);
+
+#endif

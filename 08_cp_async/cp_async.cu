@@ -1,0 +1,437 @@
+/* Chapter 08: cp.async, from one streaming kernel to a pipelined SGEMM.
+ *
+ * Part 1 (stencil_kernels.cuh): a 17-point stencil staged tile by tile in shared memory, with
+ * plain loads, with cp.async, and double-buffered; one block per SM, so that only the pipeline
+ * can hide a load's latency. GB/s against cudaMemcpy's (which moves the same bytes).
+ * Part 2 (gemm_async_kernels.cuh): chapter 06's kernel 8 fed by cp.async, 2 to 4 stages, A
+ * plain or swizzled, against cuBLAS and chapter 06's best kernel, through chapter 06's harness
+ * (gemm_harness.h: check, benchmark, summary).
+ *
+ * File layout: the GEMM variants, the stencil's check and benchmark, the CSVs, main.
+ * STATUS: written, not yet run on a GPU. */
+#include "bench.h"
+#include "check.h"
+#include "cli.h"
+#include "csv.h"
+#include "device.h"
+#include "gemm_async_kernels.cuh"
+#include "gemm_harness.h"
+#include "rng.h"
+#include "stencil_kernels.cuh"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const course_cli CLI = {
+    "08_cp_async",
+    "cp.async: a stencil staged with plain loads, cp.async and two stages; chapter 06's SGEMM\n"
+    "fed by cp.async in 2 to 4 stages, A plain or swizzled, against cuBLAS.",
+    "the GEMM benchmark's largest cube N^3 (as chapter 06); the stencil runs at 2^20 .. 2^28\n"
+    "                  floats; with --check, the largest GEMM dimension checked",
+    8192,
+    20,
+    16384,
+    3, /* --shape MxNxK: the GEMM part */
+    1 << 17,
+    0};
+
+/* ---------------------------------------------------------------- the GEMM variants */
+
+/* The dynamic shared memory above 48 KiB must be asked for, once per kernel. */
+template <int BM, int BN, int BK, int NT, int LANES_M, int STAGES, int A_SWIZZLED, int EXERCISE>
+static void launch_async(const gemm_call* c) {
+    constexpr int bytes = async_smem_bytes(BM, BN, BK, STAGES);
+    auto kernel = gemm_async<BM, BN, BK, NT, LANES_M, STAGES, A_SWIZZLED, EXERCISE>;
+    static int configured;
+    if (!configured++)
+        CUDA_CHECK(cudaFuncSetAttribute((const void*)kernel,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    kernel<<<dim3((c->N + BN - 1) / BN, (c->M + BM - 1) / BM), NT, bytes>>>(
+        c->M, c->N, c->K, c->alpha, c->A, c->B, c->beta, c->C, gemm_float4_ok(c));
+}
+
+/* What the harness does not need to know of a kernel: its tile, stages, layout and bank model. */
+typedef struct {
+    int bk, stages, a_swizzled;
+    const char* a_layout; /* A's layout in shared memory, for the table */
+    int modelled;
+    gemm_smem_cost model;
+    double model_st; /* what the CSV gives ncu for stores: -1 for the copies (see README) */
+} kernel_info;
+
+template <int BM, int BN, int BK, int NT, int LANES_M, int STAGES, int A_SWIZZLED, int EXERCISE>
+static void async_variant(gemm_variant* all, kernel_info* infos, int* n, const char* name,
+                          int number, const char* adds, int sweep) {
+    gemm_variant* v = &all[*n];
+    kernel_info* x = &infos[(*n)++];
+    memset(v, 0, sizeof *v);
+    memset(x, 0, sizeof *x);
+    v->name = name;
+    v->number = number;
+    v->adds = adds;
+    v->launch = launch_async<BM, BN, BK, NT, LANES_M, STAGES, A_SWIZZLED, EXERCISE>;
+    v->kernel = (const void*)gemm_async<BM, BN, BK, NT, LANES_M, STAGES, A_SWIZZLED, EXERCISE>;
+    v->threads = NT;
+    v->dynamic_smem = async_smem_bytes(BM, BN, BK, STAGES);
+    v->sweep = sweep;
+    x->bk = BK;
+    x->stages = STAGES;
+    x->a_swizzled = A_SWIZZLED;
+    x->a_layout = A_SWIZZLED ? "Swizzle<3,4,3>" : "row-major";
+    if (gemm_async_model(BM, BN, BK, NT, LANES_M, A_SWIZZLED, &x->model))
+        die("%s: a shared access is malformed", name);
+    x->modelled = 1;
+    /* cp.async's shared-memory writes are not STS instructions: how Nsight Compute counts them is
+     * for the first GPU run to show; until then the CSV claims nothing for stores. */
+    x->model_st = -1;
+}
+
+/* Chapter 06's best kernel (its kernel 8), timed here too. */
+static void launch_06_best(const gemm_call* c) {
+    gemm_vec<128, 128, 8, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 2, 2>
+        <<<dim3((c->N + 127) / 128, (c->M + 127) / 128), 256>>>(
+            c->M, c->N, c->K, c->alpha, c->A, c->B, c->beta, c->C, gemm_float4_ok(c));
+}
+
+enum { N_GEMM = 10 };
+
+static int gemm_variants(gemm_variant* v, kernel_info* x) {
+    int n = 0;
+    memset(v, 0, N_GEMM * sizeof *v);
+    memset(x, 0, N_GEMM * sizeof *x);
+    v[n].name = "cublas";
+    v[n].adds = "cuBLAS SGEMM, default math mode (fp32 FMA, TF32 off): the baseline";
+    v[n].launch = gemm_launch_cublas;
+    x[n++].model_st = -1;
+    v[n].name = "ch06_best";
+    v[n].number = 4;
+    v[n].adds = "chapter 06's kernel 8: registers stage the next slice, A transposed and padded";
+    v[n].launch = launch_06_best;
+    v[n].kernel = (const void*)gemm_vec<128, 128, 8, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 2, 2>;
+    v[n].threads = 256;
+    {
+        const gemm_geometry geo = {128, 128, 8, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 2};
+        if (gemm_model_vec(&geo, &x[n].model)) die("ch06_best: a shared access is malformed");
+        x[n].bk = 8;
+        x[n].stages = 2;
+        x[n].modelled = 1;
+        x[n].a_layout = "transposed, padded";
+        x[n].model_st = x[n].model.st;
+        ++n;
+    }
+    async_variant<128, 128, 8, 256, 4, 2, 0, 0>(v, x, &n, "async_2", 5,
+                                                "cp.async into 2 stages, A row-major as copied", 0);
+    async_variant<128, 128, 8, 256, 4, 3, 0, 0>(v, x, &n, "async_3", 6, "3 stages", 0);
+    async_variant<128, 128, 8, 256, 4, 4, 0, 0>(v, x, &n, "async_4", 6, "4 stages", 0);
+    async_variant<128, 128, 8, 256, 4, 3, 1, 0>(
+        v, x, &n, "async_3_swizzled", 7, "3 stages, A through Swizzle<3,4,3> (the TMA's 128B)", 0);
+    async_variant<128, 128, 16, 256, 4, 3, 1, 0>(v, x, &n, "async_bk16_3", 7, "sweep", 1);
+    async_variant<128, 128, 16, 256, 4, 4, 1, 0>(v, x, &n, "async_bk16_4", 7, "sweep", 1);
+    async_variant<128, 128, 32, 256, 4, 2, 1, 0>(v, x, &n, "async_bk32_2", 7, "sweep", 1);
+    async_variant<128, 128, 8, 256, 4, 3, 0, 1>(v, x, &n, "async_exercise", 6,
+                                                "3 stages, the bookkeeping from the exercise", 0);
+    return n;
+}
+
+static void print_model(const gemm_variant* v, const kernel_info* x, int n) {
+    printf("\nShared memory, by the bank model: wavefronts per request of each access per K-slice\n"
+           "(ideal in brackets: every lane on its own consecutive element; a broadcast can go\n"
+           "below it).\n");
+    printf("%-17s %3s %6s %-18s %-26s %5s %15s\n", "kernel", "BK", "stages", "A layout", "access",
+           "bytes", "wavefronts");
+    for (int i = 0; i < n; ++i) {
+        if (!x[i].modelled || v[i].sweep) continue;
+        for (int a = 0; a < x[i].model.n; ++a) {
+            const gemm_access_cost* c = &x[i].model.access[a];
+            if (a)
+                printf("%-17s %3s %6s %-18s", "", "", "", "");
+            else
+                printf("%-17s %3d %6d %-18s", v[i].name, x[i].bk, x[i].stages, x[i].a_layout);
+            printf(" %-26s %5d %6.2f (%5.2f)\n", c->what, c->width, c->wavefronts, c->ideal);
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- the stencil: check */
+
+typedef void (*stencil_kernel)(const float*, float*, long long);
+
+typedef struct {
+    const char* name;
+    int number;
+    const char* adds;
+    stencil_kernel kernel; /* NULL: cudaMemcpy, the baseline */
+} stencil_variant;
+
+static const stencil_variant STENCILS[] = {
+    {"memcpy", 0, "cudaMemcpy device to device of x: the same bytes, nothing computed", NULL},
+    {"stencil_sync", 1, "staged with plain loads: each tile's latency exposed", stencil_sync},
+    {"stencil_async", 2, "staged with cp.async (16-byte copies, no registers), then waited for",
+     stencil_async},
+    {"stencil_double", 3, "two stages: the next tile's copies in flight during this one's math",
+     stencil_double},
+};
+enum { N_STENCIL = sizeof STENCILS / sizeof STENCILS[0] };
+
+/* y by the CPU, in float with the kernels' order of fused multiply-adds: bit for bit theirs. */
+static void stencil_reference(const float* x, const float* w, long long n, float* y) {
+    for (long long i = 0; i < n; ++i) {
+        float acc = 0.0f;
+        for (int j = 0; j <= 2 * R; ++j) {
+            const long long at = i - R + j;
+            acc = fmaf(w[j], at >= 0 && at < n ? x[at] : 0.0f, acc);
+        }
+        y[i] = acc;
+    }
+}
+
+static void run_stencil(const stencil_variant* v, const float* x, float* y, long long n,
+                        int blocks) {
+    if (!v->kernel) {
+        CUDA_CHECK(cudaMemcpyAsync(y, x, (size_t)n * sizeof(float), cudaMemcpyDeviceToDevice));
+        return;
+    }
+    v->kernel<<<blocks, STENCIL_NT>>>(x, y, n);
+}
+
+/* Every stencil on n = 1 .. 1000003 (up to max_n), bit for bit. Three blocks, so that a block
+ * walks several tiles (and the double buffer turns over) at small n too. */
+static int check_stencil(unsigned long long* seed, long long max_n, const char* only) {
+    static const long long sizes[] = {1, 7, 8, 1023, 1024, 1025, 4099, 100003, 1000003};
+    const int blocks = 3;
+    float w[2 * R + 1];
+    for (int j = 0; j <= 2 * R; ++j) w[j] = (float)(rng_u32(seed) / 4294967296.0 - 0.5);
+    CUDA_CHECK(cudaMemcpyToSymbol(stencil_w, w, sizeof w));
+    int failed = 0;
+    int checked = 0;
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+        const long long n = sizes[k];
+        if (n > max_n) break;
+        ++checked;
+        float *h = (float*)malloc((size_t)n * 4), *ref = (float*)malloc((size_t)n * 4),
+              *got = (float*)malloc((size_t)n * 4);
+        if (!h || !ref || !got) die("out of host memory");
+        for (long long i = 0; i < n; ++i) h[i] = (float)(rng_u32(seed) / 4294967296.0 * 2 - 1);
+        stencil_reference(h, w, n, ref);
+        float *dx, *dy;
+        CUDA_CHECK(cudaMalloc(&dx, (size_t)n * 4 + 16));
+        CUDA_CHECK(cudaMalloc(&dy, (size_t)n * 4 + 16));
+        CUDA_CHECK(cudaMemcpy(dx, h, (size_t)n * 4, cudaMemcpyHostToDevice));
+        for (int v = 1; v < N_STENCIL; ++v) {
+            if (only && strcmp(only, STENCILS[v].name)) continue;
+            CUDA_CHECK(cudaMemset(dy, 0xff, (size_t)n * 4)); /* NaN */
+            run_stencil(&STENCILS[v], dx, dy, n, blocks);
+            CUDA_CHECK_LAUNCH();
+            CUDA_CHECK(cudaMemcpy(got, dy, (size_t)n * 4, cudaMemcpyDeviceToHost));
+            for (long long i = 0; i < n; ++i)
+                if (!(got[i] == ref[i])) {
+                    printf("  %s, n = %lld: y[%lld] = %.9g, expected %.9g (bit for bit)\n",
+                           STENCILS[v].name, n, i, got[i], ref[i]);
+                    failed = 1;
+                    break;
+                }
+        }
+        CUDA_CHECK(cudaFree(dx));
+        CUDA_CHECK(cudaFree(dy));
+        free(h);
+        free(ref);
+        free(got);
+    }
+    printf("check: the stencils %s (%d sizes from 1, 3 blocks, bit for bit against the CPU)\n",
+           failed ? "FAILED" : "right", checked);
+    return failed;
+}
+
+/* ---------------------------------------------------------------- the stencil: benchmark */
+
+typedef struct {
+    const stencil_variant* v;
+    long long n;
+    bench_result t;
+    double gbps, of_memcpy;
+} stencil_measurement;
+
+typedef struct {
+    const stencil_variant* v;
+    const float* base;
+    float* y;
+    long long n, stride, sets, first;
+    int blocks;
+} stencil_ctx;
+
+static void stencil_launch(void* p, int rep) {
+    const stencil_ctx* b = (const stencil_ctx*)p;
+    run_stencil(b->v, b->base + (b->first + rep) % b->sets * b->stride, b->y, b->n, b->blocks);
+}
+
+enum { WARMUP = 2 };
+
+/* n = 2^20 .. 2^28 floats; inputs rotated over slices of a buffer of 3x the L2, each
+ * measurement going on from where the last stopped (as chapter 07). GB/s = 8 n / time. */
+static int bench_stencil(const course_args* a, const course_device* dev, int blocks,
+                         stencil_measurement* m) {
+    const long long n_max = 1LL << 28;
+    const long long floats = n_max > 3 * (long long)dev->l2_bytes / 4
+                                 ? n_max + 16
+                                 : 3 * (long long)dev->l2_bytes / 4 + 16;
+    course_require_device_memory(CLI.program, (floats + n_max) * 4.0, "the stencil benchmark");
+    float *base, *y;
+    CUDA_CHECK(cudaMalloc(&base, (size_t)floats * 4));
+    CUDA_CHECK(cudaMalloc(&y, (size_t)n_max * 4 + 16));
+    CUDA_CHECK(cudaMemset(base, 0, (size_t)floats * 4));
+    int n_m = 0;
+    long long cursor = 0;
+    for (long long n = 1LL << 20; n <= n_max; n *= 4) {
+        const long long stride = (n + 15) / 16 * 16, sets = (floats - 16) / stride;
+        double memcpy_ms = 0;
+        for (int v = 0; v < N_STENCIL; ++v) {
+            if (a->variant && strcmp(a->variant, STENCILS[v].name) && v) continue;
+            stencil_ctx b = {&STENCILS[v], base, y, n, stride, sets, 0, blocks};
+            b.first = (cursor + stride - 1) / stride % sets;
+            cursor = (b.first + WARMUP + a->reps) % sets * stride;
+            stencil_measurement* x = &m[n_m++];
+            x->v = &STENCILS[v];
+            x->n = n;
+            x->t = bench_run(stencil_launch, &b, WARMUP, (int)a->reps, STENCILS[v].kernel ? 1 : 0);
+            x->gbps = 8.0 * n / (x->t.median_ms * 1e6);
+            if (!v) memcpy_ms = x->t.median_ms;
+            x->of_memcpy = memcpy_ms / x->t.median_ms;
+        }
+    }
+    CUDA_CHECK(cudaFree(base));
+    CUDA_CHECK(cudaFree(y));
+    printf("\nstencil: median of %ld repetitions, %d blocks of %d threads (one per SM); GB/s = "
+           "(n read + n written) x 4 bytes / time\n",
+           a->reps, blocks, STENCIL_NT);
+    printf("%-16s %11s %10s %10s %10s %8s %9s\n", "variant", "n", "median ms", "min ms", "max ms",
+           "GB/s", "% memcpy");
+    for (int i = 0; i < n_m; ++i)
+        printf("%-16s %11lld %10.4f %10.4f %10.4f %8.0f %8.1f%%\n", m[i].v->name, m[i].n,
+               m[i].t.median_ms, m[i].t.min_ms, m[i].t.max_ms, m[i].gbps, 100 * m[i].of_memcpy);
+    return n_m;
+}
+
+/* ---------------------------------------------------------------- the CSVs */
+
+static void write_gemm_csv(const char* path, const course_device* dev, const char* cmd,
+                           const gemm_variant* all, const kernel_info* info,
+                           const gemm_measurement* m, int n) {
+    FILE* f = csv_open(path, dev, cmd,
+                       "variant,type,kernel,M,N,K,sweep,bk,stages,a_swizzled,threads,dynamic_smem,"
+                       "flops,median_ms,min_ms,max_ms,reps,launches,gflops,of_cublas,"
+                       "error_vs_cublas,registers,spill_bytes,smem_bytes,blocks_per_sm,"
+                       "model_st_wavefronts_per_request,model_ld_wavefronts_per_request");
+    for (int i = 0; i < n; ++i) {
+        const gemm_variant* v = m[i].v;
+        const kernel_info* x = &info[v - all];
+        const gemm_resources r = gemm_kernel_resources(v);
+        fprintf(f,
+                "%s,float,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.0f,%.6f,%.6f,%.6f,%d,%d,%.1f,%.4f,%.3g,"
+                "%d,%d,%d,%d,%.4f,%.4f\n",
+                csv_field(v->name), v->number, m[i].s.M, m[i].s.N, m[i].s.K, v->sweep, x->bk,
+                x->stages, x->a_swizzled, v->threads, v->dynamic_smem,
+                2.0 * m[i].s.M * m[i].s.N * (double)m[i].s.K, m[i].t.median_ms, m[i].t.min_ms,
+                m[i].t.max_ms, m[i].t.reps, m[i].t.launches, m[i].gflops, m[i].of_cublas,
+                m[i].error, r.regs, r.spill_bytes, r.smem_bytes, r.blocks_per_sm, x->model_st,
+                x->modelled ? x->model.ld : -1.0);
+    }
+    csv_close(f, path);
+    printf("wrote %s\n", path);
+}
+
+/* The stencil's measurements go next to the GEMM's: FILE with .csv replaced by _stencil.csv. */
+static void write_stencil_csv(const char* gemm_path, const course_device* dev, const char* cmd,
+                              const stencil_measurement* m, int n) {
+    char path[1024];
+    const size_t len = strlen(gemm_path);
+    const int has_ext = len > 4 && !strcmp(gemm_path + len - 4, ".csv");
+    snprintf(path, sizeof path, "%.*s_stencil.csv", (int)(has_ext ? len - 4 : len), gemm_path);
+    FILE* f = csv_open(path, dev, cmd,
+                       "variant,type,kernel,n,bytes_moved,median_ms,min_ms,max_ms,reps,launches,"
+                       "gbps,of_memcpy");
+    for (int i = 0; i < n; ++i)
+        fprintf(f, "%s,float,%d,%lld,%.0f,%.6f,%.6f,%.6f,%d,%d,%.1f,%.4f\n",
+                csv_field(m[i].v->name), m[i].v->number, m[i].n, 8.0 * m[i].n, m[i].t.median_ms,
+                m[i].t.min_ms, m[i].t.max_ms, m[i].t.reps, m[i].t.launches, m[i].gbps,
+                m[i].of_memcpy);
+    csv_close(f, path);
+    printf("wrote %s\n", path);
+}
+
+/* ---------------------------------------------------------------- main */
+
+static void print_variants(const gemm_variant* g, int ng) {
+    printf("The kernels (--variant NAME picks one; --list shows them all):\n");
+    for (int i = 0; i < N_STENCIL; ++i)
+        printf("  %d %-17s %s\n", STENCILS[i].number, STENCILS[i].name, STENCILS[i].adds);
+    for (int i = 0; i < ng; ++i)
+        if (!g[i].sweep) printf("  %d %-17s %s\n", g[i].number, g[i].name, g[i].adds);
+    printf("  7 async_bk*        the sweep: deeper slices, more stages\n");
+}
+
+int main(int argc, char** argv) {
+    course_args args;
+    int rc = course_parse_args(&CLI, argc, argv, &args);
+    if (rc >= 0) return rc;
+    static gemm_variant g[N_GEMM], sel[N_GEMM];
+    static kernel_info info[N_GEMM];
+    const int ng = gemm_variants(g, info);
+    if (ng != N_GEMM) die("%d GEMM variants, expected %d", ng, N_GEMM);
+    int n_sel = 0, stencil_named = 0;
+    for (int i = 0; i < ng; ++i)
+        if (!args.variant || !strcmp(g[i].name, args.variant)) sel[n_sel++] = g[i];
+    for (int i = 0; i < N_STENCIL; ++i)
+        stencil_named |= args.variant && !strcmp(STENCILS[i].name, args.variant);
+    if (!n_sel && !stencil_named)
+        return course_usage_error(&CLI, "no variant '%s' (see --list)", args.variant);
+    if (args.list) {
+        for (int i = 0; i < N_STENCIL; ++i)
+            printf("%d %-17s %s\n", STENCILS[i].number, STENCILS[i].name, STENCILS[i].adds);
+        for (int i = 0; i < ng; ++i) printf("%d %-17s %s\n", g[i].number, g[i].name, g[i].adds);
+        return EXIT_OK;
+    }
+    const int lesson = !args.check && !args.bench;
+    if (lesson) {
+        print_variants(g, ng);
+        print_model(g, info, ng);
+    }
+    course_device dev;
+    rc = course_device_open(&dev, 8, 0, "cp.async (sm_80)");
+    if (rc != EXIT_OK) return rc;
+    course_device_print(&dev);
+    gemm_cublas_open();
+    if (lesson || args.bench) gemm_print_resources(g, ng);
+    const int blocks = dev.sm_count; /* one block per SM: the pipeline alone hides latency */
+
+    if (args.check || lesson) {
+        unsigned long long seed = args.seed;
+        int failed = 0;
+        if (!n_sel || stencil_named || !args.variant)
+            failed |= check_stencil(&seed, args.size_given ? args.size * args.size : 1000003,
+                                    stencil_named ? args.variant : NULL);
+        if (n_sel && !stencil_named)
+            failed |= gemm_run_check(CLI.program, sel, n_sel, &args,
+                                     args.size_given ? (int)args.size : 1024) != EXIT_OK;
+        if (failed || args.check) return failed ? EXIT_CHECK_FAILED : EXIT_OK;
+    }
+    static stencil_measurement sm[64];
+    int n_sm = 0;
+    if (!args.shape_given && (!args.variant || stencil_named))
+        n_sm = bench_stencil(&args, &dev, blocks, sm);
+    static gemm_measurement m[512];
+    int n_m = 0, bad = 0;
+    if (!stencil_named) {
+        n_m = gemm_run_bench(CLI.program, g, ng, &args, m);
+        gemm_print_measurements(m, n_m);
+        for (int i = 0; i < n_m; ++i) bad |= gemm_wrong(&m[i]);
+    }
+    if (args.csv) {
+        write_gemm_csv(args.csv, &dev, args.command_line, g, info, m, n_m);
+        write_stencil_csv(args.csv, &dev, args.command_line, sm, n_sm);
+    }
+    if (lesson) gemm_print_summary(CLI.program, &dev, g, ng, m, n_m, &args);
+    if (bad) printf("benchmark: some outputs were WRONG (see above)\n");
+    return bad ? EXIT_CHECK_FAILED : EXIT_OK;
+}

@@ -1,0 +1,131 @@
+/* Chapter 08, part 2: chapter 06's kernel 8 fed by cp.async. The geometry is 06's (gemm.h: a BM x
+ * BN tile of C per block, NT threads in warp tiles of LANES_M x (32 / LANES_M) lanes, an 8 x 8
+ * micro-tile each) with two changes that cp.async forces:
+ *   - A's slice cannot be stored transposed (a copy moves 16 contiguous bytes): it stays
+ *     row-major, As[m][k], and a thread reads a float4 along k for each of its 8 rows, 4 k at a
+ *     time. Rows 4 apart then share banks; A_SWIZZLED stores the slice through Swizzle<3,4,3>
+ *     on bytes (gemm_async.h), the TMA's 128B mode, which spreads them;
+ *   - STAGES (2 to 4) slices are in flight, the bookkeeping pipeline.h's (EXERCISE: the
+ *     learner's exercise_pipeline_step, else the same arithmetic inline).
+ * Shared memory is dynamic: STAGES x (BM + BN) x BK floats, past 48 KiB for 4 stages of BK = 16.
+ * vec: K and N multiples of 4 and 16-byte aligned matrices, so every 16-byte chunk is either
+ * wholly inside or wholly outside (then zero-filled); without it, 4-byte copies. */
+#ifndef GEMM_ASYNC_KERNELS_CUH
+#define GEMM_ASYNC_KERNELS_CUH
+
+#include "async_copy.cuh"
+#include "gemm_async.h"
+#include "gemm_kernels.cuh"
+#include "pipeline.h"
+
+template <int BM, int BN, int BK, int NT, int LANES_M, int STAGES, int A_SWIZZLED, int EXERCISE>
+__global__ void __launch_bounds__(NT)
+    gemm_async(int M, int N, int K, float alpha, const float* __restrict__ A,
+               const float* __restrict__ B, float beta, float* __restrict__ C, int vec) {
+    constexpr int A_CHUNKS = BM * BK / QUAD / NT, B_CHUNKS = BK * BN / QUAD / NT;
+    static_assert(A_CHUNKS >= 1 && B_CHUNKS >= 1 && BM * BK % (QUAD * NT) == 0 &&
+                      BK * BN % (QUAD * NT) == 0,
+                  "whole 16-byte chunks per thread");
+    static_assert(STAGES >= 2 && STAGES <= PIPELINE_MAX_STAGES, "2 to 4 stages");
+    static_assert((BM / (LANES_M * MICRO)) * (BN / (32 / LANES_M * MICRO)) * 32 == NT,
+                  "the warp tiles cover the block tile, one warp each");
+    static_assert(!A_SWIZZLED || BM * BK % 256 == 0, "Swizzle<3,4,3> permutes whole 1 KiB blocks");
+    extern __shared__ float4 smem_raw[];
+    float* const As = (float*)smem_raw;
+    float* const Bs = As + STAGES * BM * BK;
+
+    const int tid = threadIdx.x, bm = blockIdx.y * BM, bn = blockIdx.x * BN;
+    int row0, col0, step_m, step_n;
+    gemm_thread_origin(BM, BN, SPREAD_WARP, LANES_M, tid, &row0, &col0, &step_m, &step_n);
+
+    /* Slice `slice` into stage `stage`: each thread issues A_CHUNKS + B_CHUNKS copies. */
+    auto fetch = [&](int stage, int slice) {
+        const int k0 = slice * BK;
+        float* const as = As + stage * BM * BK;
+        float* const bs = Bs + stage * BK * BN;
+#pragma unroll
+        for (int l = 0; l < A_CHUNKS; ++l) { /* chunk f: row f / (BK/4), k 4 (f % (BK/4)) */
+            const int f = tid + l * NT, m = f / (BK / QUAD), k = f % (BK / QUAD) * QUAD;
+            const int r = bm + m, c = k0 + k;
+            float* dst = as + async_a_slot(A_SWIZZLED, BK, m, k);
+            if (vec) {
+                const bool in = r < M && c < K;
+                cp_async_16(dst, in ? A + (size_t)r * K + c : A, in ? 16 : 0);
+            } else {
+#pragma unroll
+                for (int j = 0; j < QUAD; ++j) {
+                    const bool in = r < M && c + j < K;
+                    cp_async_4(dst + j, in ? A + (size_t)r * K + c + j : A, in ? 4 : 0);
+                }
+            }
+        }
+#pragma unroll
+        for (int l = 0; l < B_CHUNKS; ++l) { /* chunk f: row f / (BN/4), column 4 (f % (BN/4)) */
+            const int f = tid + l * NT, k = f / (BN / QUAD), n = f % (BN / QUAD) * QUAD;
+            const int r = k0 + k, c = bn + n;
+            float* dst = bs + k * BN + n;
+            if (vec) {
+                const bool in = r < K && c < N;
+                cp_async_16(dst, in ? B + (size_t)r * N + c : B, in ? 16 : 0);
+            } else {
+#pragma unroll
+                for (int j = 0; j < QUAD; ++j) {
+                    const bool in = r < K && c + j < N;
+                    cp_async_4(dst + j, in ? B + (size_t)r * N + c + j : B, in ? 4 : 0);
+                }
+            }
+        }
+    };
+
+    const int slices = (K + BK - 1) / BK;
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; ++s) { /* the prologue: a group per stage, empty past K */
+        if (s < slices) fetch(s, s);
+        cp_async_commit();
+    }
+    float acc[MICRO][MICRO] = {};
+    for (int t = 0; t < slices; ++t) {
+        pipeline_step p;
+        if (EXERCISE) {
+            p = exercise_pipeline_step(t, slices, STAGES);
+        } else {
+            p.wait_depth = STAGES - 2;
+            p.read_stage = t % STAGES;
+            p.fetch_slice = t + STAGES - 1 < slices ? t + STAGES - 1 : -1;
+            p.fetch_stage = (t + STAGES - 1) % STAGES;
+        }
+        cp_async_wait(p.wait_depth);
+        __syncthreads(); /* slice t everyone's; the stage to refill no one's any more */
+        if (p.fetch_slice >= 0) fetch(p.fetch_stage, p.fetch_slice);
+        cp_async_commit();
+
+        const float* as = As + p.read_stage * BM * BK;
+        const float* bs = Bs + p.read_stage * BK * BN;
+#pragma unroll
+        for (int kq = 0; kq < BK; kq += QUAD) {
+            float4 a[MICRO]; /* rows row0 .. +3 and row0 + step_m .. +3, k = kq .. kq + 3 */
+#pragma unroll
+            for (int i = 0; i < QUAD; ++i) {
+                a[i] = *(const float4*)&as[async_a_slot(A_SWIZZLED, BK, row0 + i, kq)];
+                a[QUAD + i] =
+                    *(const float4*)&as[async_a_slot(A_SWIZZLED, BK, row0 + step_m + i, kq)];
+            }
+#pragma unroll
+            for (int j = 0; j < QUAD; ++j) {
+                const float4 b0 = *(const float4*)&bs[(kq + j) * BN + col0],
+                             b1 = *(const float4*)&bs[(kq + j) * BN + col0 + step_n];
+                const float b[MICRO] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+                for (int i = 0; i < MICRO; ++i) {
+                    const float ai = j == 0 ? a[i].x : j == 1 ? a[i].y : j == 2 ? a[i].z : a[i].w;
+#pragma unroll
+                    for (int n = 0; n < MICRO; ++n) acc[i][n] = fmaf(ai, b[n], acc[i][n]);
+                }
+            }
+        }
+    }
+    cp_async_wait(0); /* no copy may outlive the block (the empty groups, past the last slice) */
+    gemm_store_micro_tile(C, M, N, bm + row0, bn + col0, step_m, step_n, acc, alpha, beta, vec);
+}
+
+#endif

@@ -1,0 +1,55 @@
+/* Chapter 08: the cp.async GEMM's shared-memory accesses, warp by warp, through the calibrated
+ * bank model (chapter 06's tables). The lane-to-address maps are gemm_async_kernels.cuh's. */
+#include "gemm_async.h"
+
+#include <string.h>
+
+typedef struct {
+    int bm, bn, bk, nt, lanes_m, a_swizzled;
+} async_geometry;
+
+/* Copy i of a thread: chunk f = tid + i NT; A's: row f / (BK/4), k 4 (f % (BK/4)). */
+static unsigned a_copy(const void* ctx, int w, int l, int i) {
+    const async_geometry* g = (const async_geometry*)ctx;
+    const int f = w * 32 + l + i * g->nt, per_row = g->bk / QUAD;
+    return (unsigned)async_a_slot(g->a_swizzled, g->bk, f / per_row, f % per_row * QUAD) * 4;
+}
+/* B's: row f / (BN/4), column 4 (f % (BN/4)). */
+static unsigned b_copy(const void* ctx, int w, int l, int i) {
+    const async_geometry* g = (const async_geometry*)ctx;
+    const int f = w * 32 + l + i * g->nt, per_row = g->bn / QUAD;
+    return (unsigned)(f / per_row * g->bn + f % per_row * QUAD) * 4;
+}
+/* Read i of a slice: A, k-group i / 8, the thread's row i % 8 (rows row0 .. +3, then
+ * row0 + step_m .. +3); B, k = i / 2, its columns col0 or col0 + step_n. */
+static unsigned reads(const void* ctx, int w, int l, int i, int a) {
+    const async_geometry* g = (const async_geometry*)ctx;
+    int row0, col0, step_m, step_n;
+    gemm_thread_origin(g->bm, g->bn, SPREAD_WARP, g->lanes_m, w * 32 + l, &row0, &col0, &step_m,
+                       &step_n);
+    if (a) {
+        const int r = i % MICRO, m = row0 + (r < QUAD ? r : step_m + r - QUAD);
+        return (unsigned)async_a_slot(g->a_swizzled, g->bk, m, i / MICRO * QUAD) * 4;
+    }
+    return (unsigned)(i / 2 * g->bn + col0 + i % 2 * step_n) * 4;
+}
+static unsigned a_read(const void* ctx, int w, int l, int i) {
+    return reads(ctx, w, l, i, 1);
+}
+static unsigned b_read(const void* ctx, int w, int l, int i) {
+    return reads(ctx, w, l, i, 0);
+}
+
+int gemm_async_model(int bm, int bn, int bk, int nt, int lanes_m, int a_swizzled,
+                     gemm_smem_cost* c) {
+    memset(c, 0, sizeof *c);
+    const async_geometry g = {bm, bn, bk, nt, lanes_m, a_swizzled};
+    const int warps = nt / 32, a_copies = bm * bk / QUAD / nt, b_copies = bk * bn / QUAD / nt;
+    if (gemm_model_add_access(c, "A copies (cp.async)", 16, 1, warps, a_copies, a_copy, &g) ||
+        gemm_model_add_access(c, "B copies (cp.async)", 16, 1, warps, b_copies, b_copy, &g) ||
+        gemm_model_add_access(c, "A reads (float4 along k)", 16, 0, warps, 2 * bk, a_read, &g) ||
+        gemm_model_add_access(c, "B reads (float4)", 16, 0, warps, 2 * bk, b_read, &g))
+        return -1;
+    gemm_model_finish(c);
+    return 0;
+}

@@ -1,0 +1,72 @@
+# Chapter 08: GFLOP/s against N for N^3 products (cuBLAS in black, chapter 06's best in grey, the
+# cp.async kernels); GFLOP/s against the number of stages at the largest cube; the stencil's
+# GB/s against n (from the _stencil.csv next to the CSV).
+# Usage: gnuplot -e "csv='results/h200.csv'; outdir='.'" plot.gp
+set datafile separator ','
+set datafile commentschars '#'
+set terminal pngcairo size 1100,620 font ',11' noenhanced
+
+kernels = "cublas ch06_best async_2 async_3 async_4 async_3_swizzled"
+colours = "#000000 #999999 #e41a1c #ff7f00 #4daf4a #377eb8"
+is(v) = strcol('variant') eq v
+cube(n) = column('M') == n && column('N') == n && column('K') == n
+
+set output outdir.'/gflops.png'
+set title "FP32 GEMM, GFLOP/s (2 N^3 / time) against N, N x N matrices (multiples of 256)"
+set logscale x 2
+set xlabel 'N'
+set ylabel 'GFLOP/s'
+set yrange [0:*]
+set grid
+set key top left font ',9'
+# One series per kernel, each copied into a data block of its own (index i - 1): gnuplot draws
+# no line through filtered-out rows.
+set print $series
+unset print
+do for [i = 1:words(kernels)] {
+    set table $series append
+    plot csv using 'M':'gflops' with table if (is(word(kernels, i)) && \
+        cube(column('M')) && int(column('M')) % 256 == 0)
+    unset table
+    set print $series append
+    print ""
+    print ""
+    unset print
+}
+set datafile separator whitespace
+plot for [i = 1:words(kernels)] $series index (i - 1) using 1:2 with linespoints \
+    lw (i == 1 ? 3 : 2) pt 7 lc rgb word(colours, i) title word(kernels, i)
+set datafile separator ','
+
+# Stages: the row-major kernels at 2, 3, 4 stages, and the swizzled ones, at the largest cube.
+set output outdir.'/stages.png'
+unset logscale x
+stats csv using (cube(column('M')) ? column('M') : 0) nooutput
+largest = STATS_max
+set title sprintf("GFLOP/s against the number of cp.async stages, %d^3 (cuBLAS dashed)", largest)
+set xlabel 'stages'
+set xrange [1.5:4.5]
+set xtics 1
+plot csv using 'stages':(cube(largest) && column('kernel') >= 5 && column('bk') == 8 && \
+         column('a_swizzled') == 0 && !is('async_exercise') ? column('gflops') : NaN) \
+         with points pt 7 ps 1.5 lc rgb '#e41a1c' title 'BK 8, A row-major', \
+     csv using 'stages':(cube(largest) && column('kernel') >= 5 && column('a_swizzled') == 1 ? \
+         column('gflops') : NaN) with points pt 5 ps 1.5 lc rgb '#377eb8' \
+         title 'A Swizzle<3,4,3> (BK 8, 16, 32)', \
+     csv using (2):(cube(largest) && is('cublas') ? column('gflops') : NaN) with points pt 0 \
+         notitle, \
+     csv using (1.5):(cube(largest) && is('cublas') ? column('gflops') : NaN):(3):(0) \
+         with vectors nohead dt 2 lw 2 lc rgb '#000000' title 'cuBLAS'
+
+# The stencil.
+stencil = csv[1:strlen(csv) - 4].'_stencil.csv'
+set output outdir.'/stencil.png'
+set logscale x 2
+set format x "2^%L"
+set xrange [*:*]
+set xtics auto
+set title "17-point stencil, one block per SM: GB/s (read + written) against n"
+set xlabel 'n (floats)'
+set ylabel 'GB/s'
+plot for [v in "memcpy stencil_sync stencil_async stencil_double"] stencil using 'n':(is(v) ? \
+    column('gbps') : NaN) with linespoints lw 2 pt 7 title v
