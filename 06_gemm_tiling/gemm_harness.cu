@@ -54,6 +54,13 @@ int gemm_float4_ok(const gemm_call* c) {
            (uintptr_t)c->B % 16 == 0 && (uintptr_t)c->C % 16 == 0;
 }
 
+void gemm_configure(const gemm_variant* v, int n) {
+    for (int i = 0; i < n; ++i)
+        if (v[i].kernel && v[i].dynamic_smem)
+            CUDA_CHECK(cudaFuncSetAttribute(
+                v[i].kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, v[i].dynamic_smem));
+}
+
 gemm_resources gemm_kernel_resources(const gemm_variant* v) {
     gemm_resources r;
     memset(&r, 0, sizeof r);

@@ -57,6 +57,10 @@ int gemm_float4_ok(const gemm_call* c);
 /* The tolerance on ||C - ref||_F / ||ref||_F for K products a sum. */
 double gemm_tolerance(int K);
 
+/* Lets every kernel that asks for dynamic shared memory have it (above 48 KiB a kernel must opt
+ * in): call once, after the device is open and before any occupancy query or launch. */
+void gemm_configure(const gemm_variant* v, int n);
+
 /* Static and dynamic shared memory, registers, spills and blocks per SM of a kernel variant. */
 gemm_resources gemm_kernel_resources(const gemm_variant* v);
 void gemm_print_resources(const gemm_variant* v, int n);

@@ -41,7 +41,8 @@ typedef struct {
  * Iteration t of T slices with S stages, the prologue above having issued slices 0 .. S-2: what
  * to wait for, which stage to read, what to fetch and where. Correct means never reading a slice
  * whose copy may be in flight and never overwriting a stage a slice still needs; the test also
- * asks for the deepest overlap, S - 1 slices in flight while one is computed. */
+ * asks for the deepest overlap: the slice S - 1 ahead fetched, and the wait leaving every newer
+ * slice in flight. */
 PIPELINE_HD pipeline_step exercise_pipeline_step(int t, int slices, int stages);
 
 /* ---------------------------------------------------------------- the checker

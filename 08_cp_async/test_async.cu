@@ -58,8 +58,10 @@ static int test_gpu(void) {
     course_device dev;
     int rc = course_device_open(&dev, 8, 0, "the exercise's GPU test (cp.async)");
     if (rc != EXIT_OK) return rc;
-    static const int shapes[][3] = {{1, 1, 1},     {33, 65, 7},    {128, 128, 8},
-                                    {129, 127, 9}, {200, 300, 77}, {257, 131, 1000}};
+    /* Odd shapes (4-byte copies), and N, K multiples of 4 (16-byte copies) with partial tiles
+     * and K = 0. */
+    static const int shapes[][3] = {{1, 1, 1},      {33, 65, 7},      {128, 128, 8},  {129, 127, 9},
+                                    {200, 300, 77}, {257, 131, 1000}, {129, 132, 36}, {33, 64, 0}};
     const gemm_kernel kernels[] = {exercise_kernel<2>(), exercise_kernel<3>(),
                                    exercise_kernel<4>()};
     unsigned long long seed = 8080;
@@ -69,7 +71,9 @@ static int test_gpu(void) {
                                         cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
         for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k) {
             const int M = shapes[k][0], N = shapes[k][1], K = shapes[k][2];
-            float *a = (float*)malloc((size_t)M * K * 4), *b = (float*)malloc((size_t)K * N * 4),
+            /* + 4: K = 0 leaves A and B empty, and no allocation may be of 0 bytes */
+            float *a = (float*)malloc((size_t)M * K * 4 + 4),
+                  *b = (float*)malloc((size_t)K * N * 4 + 4),
                   *c = (float*)malloc((size_t)M * N * 4);
             if (!a || !b || !c) die("out of host memory");
             for (size_t i = 0; i < (size_t)M * K; ++i)
