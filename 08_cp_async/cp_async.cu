@@ -41,24 +41,24 @@ static const course_cli CLI = {
 /* ---------------------------------------------------------------- the GEMM variants */
 
 /* Its dynamic shared memory granted by gemm_configure (main). */
-template <int BM, int BN, int BK, int NT, int LANES_M, int STAGES, int A_SWIZZLED, int EXERCISE>
+template <int BM, int BN, int BK, int NT, int LANES_M, int STAGES, int A_LAYOUT, int EXERCISE>
 static void launch_async(const gemm_call* c) {
-    constexpr int bytes = async_smem_bytes(BM, BN, BK, STAGES);
-    gemm_async<BM, BN, BK, NT, LANES_M, STAGES, A_SWIZZLED, EXERCISE>
+    constexpr int bytes = async_smem_bytes(A_LAYOUT, BM, BN, BK, STAGES);
+    gemm_async<BM, BN, BK, NT, LANES_M, STAGES, A_LAYOUT, EXERCISE>
         <<<dim3((c->N + BN - 1) / BN, (c->M + BM - 1) / BM), NT, bytes>>>(
             c->M, c->N, c->K, c->alpha, c->A, c->B, c->beta, c->C, gemm_float4_ok(c));
 }
 
 /* What the harness does not need to know of a kernel: its tile, stages, layout and bank model. */
 typedef struct {
-    int bk, stages, a_swizzled;
-    const char* a_layout; /* A's layout in shared memory, for the table */
+    int bk, stages, a_layout; /* async_a_layout (chapter 06's kernel: 0) */
+    const char* a_name;       /* A's layout in shared memory, for the table */
     int modelled;
     gemm_smem_cost model;
     double model_st; /* what the CSV gives ncu for stores: -1 for the copies (see README) */
 } kernel_info;
 
-template <int BM, int BN, int BK, int NT, int LANES_M, int STAGES, int A_SWIZZLED, int EXERCISE>
+template <int BM, int BN, int BK, int NT, int LANES_M, int STAGES, int A_LAYOUT, int EXERCISE>
 static void async_variant(gemm_variant* all, kernel_info* infos, int* n, const char* name,
                           int number, const char* adds, int sweep) {
     gemm_variant* v = &all[*n];
@@ -68,17 +68,18 @@ static void async_variant(gemm_variant* all, kernel_info* infos, int* n, const c
     v->name = name;
     v->number = number;
     v->adds = adds;
-    v->launch = launch_async<BM, BN, BK, NT, LANES_M, STAGES, A_SWIZZLED, EXERCISE>;
-    v->kernel = (const void*)gemm_async<BM, BN, BK, NT, LANES_M, STAGES, A_SWIZZLED, EXERCISE>;
+    v->launch = launch_async<BM, BN, BK, NT, LANES_M, STAGES, A_LAYOUT, EXERCISE>;
+    v->kernel = (const void*)gemm_async<BM, BN, BK, NT, LANES_M, STAGES, A_LAYOUT, EXERCISE>;
     v->threads = NT;
-    v->dynamic_smem = async_smem_bytes(BM, BN, BK, STAGES);
+    v->dynamic_smem = async_smem_bytes(A_LAYOUT, BM, BN, BK, STAGES);
     v->sweep = sweep;
     x->bk = BK;
     x->stages = STAGES;
-    x->a_swizzled = A_SWIZZLED;
-    x->a_layout = A_SWIZZLED ? "Swizzle<3,4,3>" : "row-major";
-    if (gemm_async_model(BM, BN, BK, NT, LANES_M, A_SWIZZLED, &x->model))
-        die("%s: a shared access is malformed", name);
+    x->a_layout = A_LAYOUT;
+    x->a_name = A_LAYOUT == ASYNC_A_SWIZZLED ? "Swizzle<3,4,3>" : "row-major";
+    const char* why;
+    if (gemm_async_model(BM, BN, BK, NT, LANES_M, A_LAYOUT, &x->model, &why))
+        die("%s: the bank model refuses it: %s", name, why);
     x->modelled = 1;
     /* cp.async's shared-memory writes are not STS instructions: how Nsight Compute counts them is
      * for the first GPU run to show; until then the CSV claims nothing for stores. */
@@ -114,21 +115,26 @@ static int gemm_variants(gemm_variant* v, kernel_info* x) {
         x[n].bk = 8;
         x[n].stages = 2;
         x[n].modelled = 1;
-        x[n].a_layout = "transposed, padded";
+        x[n].a_name = "transposed, padded";
         x[n].model_st = x[n].model.st;
         ++n;
     }
-    async_variant<128, 128, 8, 256, 4, 2, 0, 0>(v, x, &n, "async_2", 5,
-                                                "cp.async into 2 stages, A row-major as copied", 0);
-    async_variant<128, 128, 8, 256, 4, 3, 0, 0>(v, x, &n, "async_3", 6, "3 stages", 0);
-    async_variant<128, 128, 8, 256, 4, 4, 0, 0>(v, x, &n, "async_4", 6, "4 stages", 0);
-    async_variant<128, 128, 8, 256, 4, 3, 1, 0>(
+    async_variant<128, 128, 8, 256, 4, 2, ASYNC_A_ROW_MAJOR, 0>(
+        v, x, &n, "async_2", 5, "cp.async into 2 stages, A row-major as copied", 0);
+    async_variant<128, 128, 8, 256, 4, 3, ASYNC_A_ROW_MAJOR, 0>(v, x, &n, "async_3", 6, "3 stages",
+                                                                0);
+    async_variant<128, 128, 8, 256, 4, 4, ASYNC_A_ROW_MAJOR, 0>(v, x, &n, "async_4", 6, "4 stages",
+                                                                0);
+    async_variant<128, 128, 8, 256, 4, 3, ASYNC_A_SWIZZLED, 0>(
         v, x, &n, "async_3_swizzled", 7, "3 stages, A through Swizzle<3,4,3> (the TMA's 128B)", 0);
-    async_variant<128, 128, 16, 256, 4, 3, 1, 0>(v, x, &n, "async_bk16_3", 7, "sweep", 1);
-    async_variant<128, 128, 16, 256, 4, 4, 1, 0>(v, x, &n, "async_bk16_4", 7, "sweep", 1);
-    async_variant<128, 128, 32, 256, 4, 2, 1, 0>(v, x, &n, "async_bk32_2", 7, "sweep", 1);
-    async_variant<128, 128, 8, 256, 4, 3, 0, 1>(v, x, &n, "async_exercise", 6,
-                                                "3 stages, the bookkeeping from the exercise", 0);
+    async_variant<128, 128, 16, 256, 4, 3, ASYNC_A_SWIZZLED, 0>(v, x, &n, "async_bk16_3", 7,
+                                                                "sweep", 1);
+    async_variant<128, 128, 16, 256, 4, 4, ASYNC_A_SWIZZLED, 0>(v, x, &n, "async_bk16_4", 7,
+                                                                "sweep", 1);
+    async_variant<128, 128, 32, 256, 4, 2, ASYNC_A_SWIZZLED, 0>(v, x, &n, "async_bk32_2", 7,
+                                                                "sweep", 1);
+    async_variant<128, 128, 8, 256, 4, 3, ASYNC_A_ROW_MAJOR, 1>(
+        v, x, &n, "async_exercise", 6, "3 stages, the bookkeeping from the exercise", 0);
     return n;
 }
 
@@ -145,10 +151,47 @@ static void print_model(const gemm_variant* v, const kernel_info* x, int n) {
             if (a)
                 printf("%-17s %3s %6s %-18s", "", "", "", "");
             else
-                printf("%-17s %3d %6d %-18s", v[i].name, x[i].bk, x[i].stages, x[i].a_layout);
+                printf("%-17s %3d %6d %-18s", v[i].name, x[i].bk, x[i].stages, x[i].a_name);
             printf(" %-26s %5d %6.2f (%5.2f)\n", c->what, c->width, c->wavefronts, c->ideal);
         }
     }
+}
+
+/* ---------------------------------------------------------------- the alignment trap
+ * Chapter 02's cure for a scalar tile, a float of padding per row, applied to A's cp.async slice:
+ * row m starts at 4 (BK + 1) m bytes, so the 16-byte copy of chunk (m, k) lands at
+ * 4 (m (BK + 1) + k), aligned only when m is a multiple of 4. The bank model refuses it before
+ * any launch; on the GPU the copy faults. The fault leaves the context unusable, so the trap runs
+ * only when named, with --check, and the program ends after it. */
+static int run_trap(void) {
+    gemm_smem_cost cost;
+    const char* why = NULL;
+    gemm_async_model(128, 128, 8, 256, 4, ASYNC_A_PADDED, &cost, &why);
+    printf("trap_padded: A's rows padded to 9 floats (36 bytes); the bank model refuses the "
+           "copies: %s\n",
+           why ? why : "it accepts them (a bug in the model)");
+    enum { S = 128 };
+    float *A, *B, *C;
+    CUDA_CHECK(cudaMalloc(&A, S * 8 * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&B, 8 * S * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&C, S * S * sizeof(float)));
+    CUDA_CHECK(cudaMemset(A, 0, S * 8 * sizeof(float)));
+    CUDA_CHECK(cudaMemset(B, 0, 8 * S * sizeof(float)));
+    constexpr int bytes = async_smem_bytes(ASYNC_A_PADDED, S, S, 8, 2);
+    gemm_async<S, S, 8, 256, 4, 2, ASYNC_A_PADDED, 0>
+        <<<1, 256, bytes>>>(S, S, 8, 1.0f, A, B, 0.0f, C, 1);
+    const cudaError_t launch = cudaGetLastError(), run = cudaDeviceSynchronize();
+    if (launch == cudaSuccess && run == cudaErrorMisalignedAddress) {
+        printf("trap_padded: the GPU stopped the kernel: %s (%s). A 16-byte cp.async needs a "
+               "16-byte aligned destination; a swizzle moves whole 16-byte chunks and keeps "
+               "every one aligned. (The context is now unusable: the program ends here.)\n",
+               cudaGetErrorName(run), cudaGetErrorString(run));
+        return EXIT_OK;
+    }
+    printf("trap_padded: expected cudaErrorMisalignedAddress, got %s at launch and %s at the "
+           "end\n",
+           cudaGetErrorName(launch), cudaGetErrorName(run));
+    return EXIT_CHECK_FAILED;
 }
 
 /* ---------------------------------------------------------------- the stencil: check */
@@ -320,7 +363,7 @@ static void write_gemm_csv(const char* path, const course_device* dev, const cha
                            const gemm_variant* all, const kernel_info* info,
                            const gemm_measurement* m, int n) {
     FILE* f = csv_open(path, dev, cmd,
-                       "variant,type,kernel,M,N,K,sweep,bk,stages,a_swizzled,threads,dynamic_smem,"
+                       "variant,type,kernel,M,N,K,sweep,bk,stages,a_layout,threads,dynamic_smem,"
                        "flops,median_ms,min_ms,max_ms,reps,launches,gflops,of_cublas,"
                        "error_vs_cublas,registers,spill_bytes,smem_bytes,blocks_per_sm,"
                        "model_st_wavefronts_per_request,model_ld_wavefronts_per_request");
@@ -332,7 +375,7 @@ static void write_gemm_csv(const char* path, const course_device* dev, const cha
                 "%s,float,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.0f,%.6f,%.6f,%.6f,%d,%d,%.1f,%.4f,%.3g,"
                 "%d,%d,%d,%d,%.4f,%.4f\n",
                 csv_field(v->name), v->number, m[i].s.M, m[i].s.N, m[i].s.K, v->sweep, x->bk,
-                x->stages, x->a_swizzled, v->threads, v->dynamic_smem,
+                x->stages, x->a_layout, v->threads, v->dynamic_smem,
                 2.0 * m[i].s.M * m[i].s.N * (double)m[i].s.K, m[i].t.median_ms, m[i].t.min_ms,
                 m[i].t.max_ms, m[i].t.reps, m[i].t.launches, m[i].gflops, m[i].of_cublas,
                 m[i].error, r.regs, r.spill_bytes, r.smem_bytes, r.blocks_per_sm, x->model_st,
@@ -370,6 +413,7 @@ static void print_variants(const gemm_variant* g, int ng) {
     for (int i = 0; i < ng; ++i)
         if (!g[i].sweep) printf("  %d %-17s %s\n", g[i].number, g[i].name, g[i].adds);
     printf("  7 async_bk*        the sweep: deeper slices, more stages\n");
+    printf("  - trap_padded      the alignment trap: runs only as --variant trap_padded --check\n");
 }
 
 int main(int argc, char** argv) {
@@ -385,7 +429,11 @@ int main(int argc, char** argv) {
         if (!args.variant || !strcmp(g[i].name, args.variant)) sel[n_sel++] = g[i];
     for (int i = 0; i < N_STENCIL; ++i)
         stencil_named |= args.variant && !strcmp(STENCILS[i].name, args.variant);
-    if (!n_sel && !stencil_named)
+    const int trap = args.variant && !strcmp(args.variant, "trap_padded");
+    if (trap && !args.check)
+        return course_usage_error(&CLI, "trap_padded runs only with --check (its fault leaves "
+                                        "the GPU context unusable)");
+    if (!n_sel && !stencil_named && !trap)
         return course_usage_error(&CLI, "no variant '%s' (see --list)", args.variant);
     if (stencil_named && args.shape_given)
         return course_usage_error(&CLI, "--shape is the GEMM's; %s is a stencil", args.variant);
@@ -393,6 +441,8 @@ int main(int argc, char** argv) {
         for (int i = 0; i < N_STENCIL; ++i)
             printf("%d %-17s %s\n", STENCILS[i].number, STENCILS[i].name, STENCILS[i].adds);
         for (int i = 0; i < ng; ++i) printf("%d %-17s %s\n", g[i].number, g[i].name, g[i].adds);
+        printf("- trap_padded       THE TRAP: A padded by a float a row, copies misaligned; runs "
+               "only as --variant trap_padded --check\n");
         return EXIT_OK;
     }
     const int lesson = !args.check && !args.bench;
@@ -404,6 +454,7 @@ int main(int argc, char** argv) {
     rc = course_device_open(&dev, 8, 0, "cp.async (sm_80)");
     if (rc != EXIT_OK) return rc;
     course_device_print(&dev);
+    if (trap) return run_trap();
     gemm_cublas_open();
     gemm_configure(g, ng);
     if (lesson || args.bench) gemm_print_resources(g, ng);

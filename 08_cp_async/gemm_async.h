@@ -16,19 +16,32 @@ extern "C" {
  * permuted by the line's index (bits 7-9 XOR bits 4-6), whatever BK is. A copy still writes 16
  * bytes to one slot, and the compute's reads of 4 rows 4 apart (lanes 4 x 8) land in 4 lines at
  * 4 different slots: the model's table in the lesson. */
-GEMM_CONST int async_a_slot(int a_swizzled, int bk, int m, int k) {
-    return a_swizzled ? (int)layout_swizzle((unsigned)(m * bk + k), 3, 2, 3) : m * bk + k;
+typedef enum {
+    ASYNC_A_ROW_MAJOR = 0, /* as the copies bring it */
+    ASYNC_A_SWIZZLED = 1,  /* Swizzle<3,4,3> on bytes */
+    ASYNC_A_PADDED = 2     /* the trap: rows of BK + 1 floats, so most 16-byte chunks misaligned */
+} async_a_layout;
+
+GEMM_CONST int async_a_slot(int a_layout, int bk, int m, int k) {
+    return a_layout == ASYNC_A_SWIZZLED ? (int)layout_swizzle((unsigned)(m * bk + k), 3, 2, 3)
+           : a_layout == ASYNC_A_PADDED ? m * (bk + 1) + k
+                                        : m * bk + k;
 }
 
-GEMM_CONST int async_smem_bytes(int bm, int bn, int bk, int stages) {
-    return stages * (bm + bn) * bk * 4;
+GEMM_CONST int async_a_stage_floats(int a_layout, int bm, int bk) {
+    return bm * (bk + (a_layout == ASYNC_A_PADDED ? 1 : 0));
+}
+
+GEMM_CONST int async_smem_bytes(int a_layout, int bm, int bn, int bk, int stages) {
+    return stages * (async_a_stage_floats(a_layout, bm, bk) + bn * bk) * 4;
 }
 
 /* The kernel's shared accesses per K-slice, by the calibrated model: A's and B's 16-byte copies
  * (cp.async) and the compute's float4 reads of A (along k, 8 rows a thread) and B. Returns 0, or
- * -1 if an access is malformed. */
-int gemm_async_model(int bm, int bn, int bk, int nt, int lanes_m, int a_swizzled,
-                     gemm_smem_cost* c);
+ * -1 if an access is malformed (the padded layout: a 16-byte access off its alignment), with
+ * the model's reason in *why. */
+int gemm_async_model(int bm, int bn, int bk, int nt, int lanes_m, int a_layout, gemm_smem_cost* c,
+                     const char** why);
 
 #ifdef __cplusplus
 }

@@ -3,8 +3,9 @@
  * micro-tile each) with two changes that cp.async forces:
  *   - A's slice cannot be stored transposed (a copy moves 16 contiguous bytes): it stays
  *     row-major, As[m][k], and a thread reads a float4 along k for each of its 8 rows, 4 k at a
- *     time. Rows 4 apart then share banks; A_SWIZZLED stores the slice through Swizzle<3,4,3>
- *     on bytes (gemm_async.h), the TMA's 128B mode, which spreads them;
+ *     time. Rows 4 apart then share banks; A_LAYOUT = ASYNC_A_SWIZZLED stores the slice through
+ *     Swizzle<3,4,3> on bytes (gemm_async.h), the TMA's 128B mode, which spreads them (and
+ *     ASYNC_A_PADDED is the trap: the padding that fixes scalar tiles misaligns the copies);
  *   - STAGES (2 to 4) slices are in flight, the bookkeeping pipeline.h's (EXERCISE: the
  *     learner's exercise_pipeline_step, else the same arithmetic inline).
  * Shared memory is dynamic: STAGES x (BM + BN) x BK floats, past 48 KiB for 4 stages of BK = 16.
@@ -18,7 +19,7 @@
 #include "gemm_kernels.cuh"
 #include "pipeline.h"
 
-template <int BM, int BN, int BK, int NT, int LANES_M, int STAGES, int A_SWIZZLED, int EXERCISE>
+template <int BM, int BN, int BK, int NT, int LANES_M, int STAGES, int A_LAYOUT, int EXERCISE>
 __global__ void __launch_bounds__(NT)
     gemm_async(int M, int N, int K, float alpha, const float* __restrict__ A,
                const float* __restrict__ B, float beta, float* __restrict__ C, int vec) {
@@ -29,10 +30,12 @@ __global__ void __launch_bounds__(NT)
     static_assert(STAGES >= 2 && STAGES <= PIPELINE_MAX_STAGES, "2 to 4 stages");
     static_assert((BM / (LANES_M * MICRO)) * (BN / (32 / LANES_M * MICRO)) * 32 == NT,
                   "the warp tiles cover the block tile, one warp each");
-    static_assert(!A_SWIZZLED || BM * BK % 256 == 0, "Swizzle<3,4,3> permutes whole 1 KiB blocks");
+    static_assert(A_LAYOUT != ASYNC_A_SWIZZLED || BM * BK % 256 == 0,
+                  "Swizzle<3,4,3> permutes whole 1 KiB blocks");
+    constexpr int A_FLOATS = async_a_stage_floats(A_LAYOUT, BM, BK);
     extern __shared__ float4 smem_raw[];
     float* const As = (float*)smem_raw;
-    float* const Bs = As + STAGES * BM * BK;
+    float* const Bs = As + STAGES * A_FLOATS;
 
     const int tid = threadIdx.x, bm = blockIdx.y * BM, bn = blockIdx.x * BN;
     int row0, col0, step_m, step_n;
@@ -41,13 +44,13 @@ __global__ void __launch_bounds__(NT)
     /* Slice `slice` into stage `stage`: each thread issues A_CHUNKS + B_CHUNKS copies. */
     auto fetch = [&](int stage, int slice) {
         const int k0 = slice * BK;
-        float* const as = As + stage * BM * BK;
+        float* const as = As + stage * A_FLOATS;
         float* const bs = Bs + stage * BK * BN;
 #pragma unroll
         for (int l = 0; l < A_CHUNKS; ++l) { /* chunk f: row f / (BK/4), k 4 (f % (BK/4)) */
             const int f = tid + l * NT, m = f / (BK / QUAD), k = f % (BK / QUAD) * QUAD;
             const int r = bm + m, c = k0 + k;
-            float* dst = as + async_a_slot(A_SWIZZLED, BK, m, k);
+            float* dst = as + async_a_slot(A_LAYOUT, BK, m, k);
             if (vec) {
                 const bool in = r < M && c < K;
                 cp_async_16(dst, in ? A + (size_t)r * K + c : A, in ? 16 : 0);
@@ -99,16 +102,16 @@ __global__ void __launch_bounds__(NT)
         if (p.fetch_slice >= 0) fetch(p.fetch_stage, p.fetch_slice);
         cp_async_commit();
 
-        const float* as = As + p.read_stage * BM * BK;
+        const float* as = As + p.read_stage * A_FLOATS;
         const float* bs = Bs + p.read_stage * BK * BN;
 #pragma unroll
         for (int kq = 0; kq < BK; kq += QUAD) {
             float4 a[MICRO]; /* rows row0 .. +3 and row0 + step_m .. +3, k = kq .. kq + 3 */
 #pragma unroll
             for (int i = 0; i < QUAD; ++i) {
-                a[i] = *(const float4*)&as[async_a_slot(A_SWIZZLED, BK, row0 + i, kq)];
+                a[i] = *(const float4*)&as[async_a_slot(A_LAYOUT, BK, row0 + i, kq)];
                 a[QUAD + i] =
-                    *(const float4*)&as[async_a_slot(A_SWIZZLED, BK, row0 + step_m + i, kq)];
+                    *(const float4*)&as[async_a_slot(A_LAYOUT, BK, row0 + step_m + i, kq)];
             }
 #pragma unroll
             for (int j = 0; j < QUAD; ++j) {

@@ -2,17 +2,19 @@
  * bank model (chapter 06's tables). The lane-to-address maps are gemm_async_kernels.cuh's. */
 #include "gemm_async.h"
 
+#include "smem_model.h"
+
 #include <string.h>
 
 typedef struct {
-    int bm, bn, bk, nt, lanes_m, a_swizzled;
+    int bm, bn, bk, nt, lanes_m, a_layout;
 } async_geometry;
 
 /* Copy i of a thread: chunk f = tid + i NT; A's: row f / (BK/4), k 4 (f % (BK/4)). */
 static unsigned a_copy(const void* ctx, int w, int l, int i) {
     const async_geometry* g = (const async_geometry*)ctx;
     const int f = w * 32 + l + i * g->nt, per_row = g->bk / QUAD;
-    return (unsigned)async_a_slot(g->a_swizzled, g->bk, f / per_row, f % per_row * QUAD) * 4;
+    return (unsigned)async_a_slot(g->a_layout, g->bk, f / per_row, f % per_row * QUAD) * 4;
 }
 /* B's: row f / (BN/4), column 4 (f % (BN/4)). */
 static unsigned b_copy(const void* ctx, int w, int l, int i) {
@@ -29,7 +31,7 @@ static unsigned reads(const void* ctx, int w, int l, int i, int a) {
                        &step_n);
     if (a) {
         const int r = i % MICRO, m = row0 + (r < QUAD ? r : step_m + r - QUAD);
-        return (unsigned)async_a_slot(g->a_swizzled, g->bk, m, i / MICRO * QUAD) * 4;
+        return (unsigned)async_a_slot(g->a_layout, g->bk, m, i / MICRO * QUAD) * 4;
     }
     return (unsigned)(i / 2 * g->bn + col0 + i % 2 * step_n) * 4;
 }
@@ -40,10 +42,22 @@ static unsigned b_read(const void* ctx, int w, int l, int i) {
     return reads(ctx, w, l, i, 0);
 }
 
-int gemm_async_model(int bm, int bn, int bk, int nt, int lanes_m, int a_swizzled,
-                     gemm_smem_cost* c) {
+int gemm_async_model(int bm, int bn, int bk, int nt, int lanes_m, int a_layout, gemm_smem_cost* c,
+                     const char** why) {
     memset(c, 0, sizeof *c);
-    const async_geometry g = {bm, bn, bk, nt, lanes_m, a_swizzled};
+    const async_geometry g = {bm, bn, bk, nt, lanes_m, a_layout};
+    *why = NULL;
+    /* The first copy that is not 16-byte aligned, in the model's words. */
+    for (int f = 0; f < bm * bk / QUAD; ++f) {
+        smem_access s;
+        memset(&s, 0, sizeof s);
+        s.width = 16;
+        s.op = SMEM_STORE;
+        s.mask = 1;
+        s.offset[0] =
+            (unsigned)async_a_slot(a_layout, bk, f / (bk / QUAD), f % (bk / QUAD) * QUAD) * 4;
+        if ((*why = smem_invalid(&s)) != NULL) return -1;
+    }
     const int warps = nt / 32, a_copies = bm * bk / QUAD / nt, b_copies = bk * bn / QUAD / nt;
     if (gemm_model_add_access(c, "A copies (cp.async)", 16, 1, warps, a_copies, a_copy, &g) ||
         gemm_model_add_access(c, "B copies (cp.async)", 16, 1, warps, b_copies, b_copy, &g) ||

@@ -48,9 +48,9 @@ set xlabel 'stages'
 set xrange [1.5:4.5]
 set xtics 1
 plot csv using 'stages':(cube(largest) && column('kernel') >= 5 && column('bk') == 8 && \
-         column('a_swizzled') == 0 && !is('async_exercise') ? column('gflops') : NaN) \
+         column('a_layout') == 0 && !is('async_exercise') ? column('gflops') : NaN) \
          with points pt 7 ps 1.5 lc rgb '#e41a1c' title 'BK 8, A row-major', \
-     csv using 'stages':(cube(largest) && column('kernel') >= 5 && column('a_swizzled') == 1 ? \
+     csv using 'stages':(cube(largest) && column('kernel') >= 5 && column('a_layout') == 1 ? \
          column('gflops') : NaN) with points pt 5 ps 1.5 lc rgb '#377eb8' \
          title 'A Swizzle<3,4,3> (BK 8, 16, 32)', \
      csv using (2):(cube(largest) && is('cublas') ? column('gflops') : NaN) with points pt 0 \

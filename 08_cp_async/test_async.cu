@@ -51,7 +51,7 @@ typedef void (*gemm_kernel)(int, int, int, float, const float*, const float*, fl
 
 template <int STAGES>
 static gemm_kernel exercise_kernel(void) {
-    return gemm_async<128, 128, 8, 256, 4, STAGES, 1, 1>;
+    return gemm_async<128, 128, 8, 256, 4, STAGES, ASYNC_A_SWIZZLED, 1>;
 }
 
 static int test_gpu(void) {
@@ -66,7 +66,7 @@ static int test_gpu(void) {
                                    exercise_kernel<4>()};
     unsigned long long seed = 8080;
     for (int s = 0; s < 3; ++s) {
-        const int bytes = async_smem_bytes(128, 128, 8, s + 2);
+        const int bytes = async_smem_bytes(ASYNC_A_SWIZZLED, 128, 128, 8, s + 2);
         CUDA_CHECK(cudaFuncSetAttribute((const void*)kernels[s],
                                         cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
         for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k) {
