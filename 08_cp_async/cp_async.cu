@@ -16,9 +16,11 @@
 #include "device.h"
 #include "gemm_async_kernels.cuh"
 #include "gemm_harness.h"
+#include "gemm_tma_kernels.cuh"
 #include "rng.h"
 #include "stencil_kernels.cuh"
 
+#include <cudaTypedefs.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +54,7 @@ static void launch_async(const gemm_call* c) {
 /* What the harness does not need to know of a kernel: its tile, stages, layout and bank model. */
 typedef struct {
     int bk, stages, a_layout; /* async_a_layout (chapter 06's kernel: 0) */
+    int sm90;                 /* 1: the TMA's, dropped below sm_90 */
     const char* a_name;       /* A's layout in shared memory, for the table */
     int modelled;
     gemm_smem_cost model;
@@ -86,6 +89,38 @@ static void async_variant(gemm_variant* all, kernel_info* infos, int* n, const c
     x->model_st = -1;
 }
 
+/* ---------------------------------------------------------------- the TMA (sm_90)
+ * The driver's cuTensorMapEncodeTiled, through the runtime (no link to libcuda); NULL below
+ * sm_90. A tensor map per operand and call: A's box BK x BM floats in the 128B swizzle, B's
+ * BN x BK as it is, zeros past the edges. The maps need 16-byte aligned rows: other shapes (and
+ * K = 0) go to the cp.async kernel with the same swizzle. */
+static PFN_cuTensorMapEncodeTiled_v12000 tma_encode;
+
+static void tma_map(CUtensorMap* map, const float* X, int rows, int cols, int box_cols,
+                    int box_rows, CUtensorMapSwizzle swizzle) {
+    cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows}, strides[1] = {(cuuint64_t)cols * 4};
+    cuuint32_t box[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows}, steps[2] = {1, 1};
+    const CUresult rc =
+        tma_encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void*)X, dims, strides, box, steps,
+                   CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (rc != CUDA_SUCCESS) die("cuTensorMapEncodeTiled failed with CUresult %d", (int)rc);
+}
+
+template <int STAGES>
+static void launch_tma(const gemm_call* c) {
+    if (!tma_encode || c->K == 0 || !gemm_float4_ok(c)) {
+        launch_async<128, 128, 8, 256, 4, 3, ASYNC_A_SWIZZLED, 0>(c);
+        return;
+    }
+    CUtensorMap a, b;
+    tma_map(&a, c->A, c->M, c->K, TMA_BK, 128, CU_TENSOR_MAP_SWIZZLE_128B);
+    tma_map(&b, c->B, c->K, c->N, 128, TMA_BK, CU_TENSOR_MAP_SWIZZLE_NONE);
+    gemm_tma<128, 128, 256, 4, STAGES>
+        <<<dim3((c->N + 127) / 128, (c->M + 127) / 128), 256, tma_smem_bytes(128, 128, STAGES)>>>(
+            a, b, c->M, c->N, c->K, c->alpha, c->beta, c->C);
+}
+
 /* Chapter 06's best kernel (its kernel 8), timed here too. */
 static void launch_06_best(const gemm_call* c) {
     gemm_vec<128, 128, 8, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 2, 2>
@@ -93,7 +128,35 @@ static void launch_06_best(const gemm_call* c) {
             c->M, c->N, c->K, c->alpha, c->A, c->B, c->beta, c->C, gemm_float4_ok(c));
 }
 
-enum { N_GEMM = 10 };
+template <int STAGES>
+static void tma_variant(gemm_variant* all, kernel_info* infos, int* n, const char* name,
+                        const char* adds) {
+    gemm_variant* v = &all[*n];
+    kernel_info* x = &infos[(*n)++];
+    memset(v, 0, sizeof *v);
+    memset(x, 0, sizeof *x);
+    v->name = name;
+    v->number = 8;
+    v->adds = adds;
+    v->launch = launch_tma<STAGES>;
+    v->kernel = (const void*)gemm_tma<128, 128, 256, 4, STAGES>;
+    v->threads = 256;
+    v->dynamic_smem = tma_smem_bytes(128, 128, STAGES);
+    x->bk = TMA_BK;
+    x->stages = STAGES;
+    x->a_layout = ASYNC_A_SWIZZLED;
+    x->a_name = "TMA 128B swizzle";
+    x->sm90 = 1;
+    const char* why;
+    /* The reads are the swizzled cp.async kernel's at BK = 32; the TMA's writes are no LSU
+     * instruction at all. */
+    if (gemm_async_model(128, 128, TMA_BK, 256, 4, ASYNC_A_SWIZZLED, &x->model, &why))
+        die("%s: the bank model refuses it: %s", name, why);
+    x->modelled = 1;
+    x->model_st = -1;
+}
+
+enum { N_GEMM = 12 };
 
 static int gemm_variants(gemm_variant* v, kernel_info* x) {
     int n = 0;
@@ -133,6 +196,9 @@ static int gemm_variants(gemm_variant* v, kernel_info* x) {
                                                                 "sweep", 1);
     async_variant<128, 128, 32, 256, 4, 2, ASYNC_A_SWIZZLED, 0>(v, x, &n, "async_bk32_2", 7,
                                                                 "sweep", 1);
+    tma_variant<3>(v, x, &n, "tma_3",
+                   "the TMA, 3 stages of BK = 32, A in its 128B swizzle (sm_90)");
+    tma_variant<4>(v, x, &n, "tma_4", "the TMA, 4 stages");
     async_variant<128, 128, 8, 256, 4, 3, ASYNC_A_ROW_MAJOR, 1>(
         v, x, &n, "async_exercise", 6, "3 stages, the bookkeeping from the exercise", 0);
     return n;
@@ -146,9 +212,11 @@ static void print_model(const gemm_variant* v, const kernel_info* x, int n) {
            "bytes", "wavefronts");
     for (int i = 0; i < n; ++i) {
         if (!x[i].modelled || v[i].sweep) continue;
+        int shown = 0;
         for (int a = 0; a < x[i].model.n; ++a) {
             const gemm_access_cost* c = &x[i].model.access[a];
-            if (a)
+            if (x[i].sm90 && c->is_store) continue; /* the TMA writes through no LSU instruction */
+            if (shown++)
                 printf("%-17s %3s %6s %-18s", "", "", "", "");
             else
                 printf("%-17s %3d %6d %-18s", v[i].name, x[i].bk, x[i].stages, x[i].a_name);
@@ -422,7 +490,7 @@ int main(int argc, char** argv) {
     if (rc >= 0) return rc;
     static gemm_variant g[N_GEMM], sel[N_GEMM];
     static kernel_info info[N_GEMM];
-    const int ng = gemm_variants(g, info);
+    int ng = gemm_variants(g, info);
     if (ng != N_GEMM) die("%d GEMM variants, expected %d", ng, N_GEMM);
     int n_sel = 0, stencil_named = 0;
     for (int i = 0; i < ng; ++i)
@@ -455,6 +523,25 @@ int main(int argc, char** argv) {
     if (rc != EXIT_OK) return rc;
     course_device_print(&dev);
     if (trap) return run_trap();
+    if (dev.cc_major >= 9) {
+        void* fn = NULL;
+        cudaDriverEntryPointQueryResult found;
+        CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000,
+                                                    cudaEnableDefault, &found));
+        if (found == cudaDriverEntryPointSuccess)
+            tma_encode = (PFN_cuTensorMapEncodeTiled_v12000)fn;
+    }
+    if (!tma_encode) { /* below sm_90: the TMA kernels drop out of every list */
+        printf("no TMA (compute capability %d.%d): tma_* skipped\n", dev.cc_major, dev.cc_minor);
+        int kept = 0, kept_sel = 0;
+        for (int i = 0; i < ng; ++i)
+            if (!info[i].sm90) g[kept] = g[i], info[kept++] = info[i];
+        for (int i = 0; i < n_sel; ++i)
+            if (strncmp(sel[i].name, "tma_", 4)) sel[kept_sel++] = sel[i];
+        ng = kept;
+        n_sel = kept_sel;
+        if (!n_sel && !stencil_named) return EXIT_SKIPPED;
+    }
     gemm_cublas_open();
     gemm_configure(g, ng);
     if (lesson || args.bench) gemm_print_resources(g, ng);

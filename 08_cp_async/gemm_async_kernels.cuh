@@ -19,6 +19,35 @@
 #include "gemm_kernels.cuh"
 #include "pipeline.h"
 
+/* One K-slice of a thread's 8 x 8 micro-tile from a stage: per 4 k, a float4 along k of each of
+ * its 8 rows of A (rows row0 .. +3 and row0 + step_m .. +3), then per k two float4 of B. */
+template <int BN, int BK, int A_LAYOUT>
+static __device__ __forceinline__ void gemm_slice_fma(const float* as, const float* bs, int row0,
+                                                      int col0, int step_m, int step_n,
+                                                      float (&acc)[MICRO][MICRO]) {
+#pragma unroll
+    for (int kq = 0; kq < BK; kq += QUAD) {
+        float4 a[MICRO];
+#pragma unroll
+        for (int i = 0; i < QUAD; ++i) {
+            a[i] = *(const float4*)&as[async_a_slot(A_LAYOUT, BK, row0 + i, kq)];
+            a[QUAD + i] = *(const float4*)&as[async_a_slot(A_LAYOUT, BK, row0 + step_m + i, kq)];
+        }
+#pragma unroll
+        for (int j = 0; j < QUAD; ++j) {
+            const float4 b0 = *(const float4*)&bs[(kq + j) * BN + col0],
+                         b1 = *(const float4*)&bs[(kq + j) * BN + col0 + step_n];
+            const float b[MICRO] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+            for (int i = 0; i < MICRO; ++i) {
+                const float ai = j == 0 ? a[i].x : j == 1 ? a[i].y : j == 2 ? a[i].z : a[i].w;
+#pragma unroll
+                for (int n = 0; n < MICRO; ++n) acc[i][n] = fmaf(ai, b[n], acc[i][n]);
+            }
+        }
+    }
+}
+
 template <int BM, int BN, int BK, int NT, int LANES_M, int STAGES, int A_LAYOUT, int EXERCISE>
 __global__ void __launch_bounds__(NT)
     gemm_async(int M, int N, int K, float alpha, const float* __restrict__ A,
@@ -102,30 +131,8 @@ __global__ void __launch_bounds__(NT)
         if (p.fetch_slice >= 0) fetch(p.fetch_stage, p.fetch_slice);
         cp_async_commit();
 
-        const float* as = As + p.read_stage * A_FLOATS;
-        const float* bs = Bs + p.read_stage * BK * BN;
-#pragma unroll
-        for (int kq = 0; kq < BK; kq += QUAD) {
-            float4 a[MICRO]; /* rows row0 .. +3 and row0 + step_m .. +3, k = kq .. kq + 3 */
-#pragma unroll
-            for (int i = 0; i < QUAD; ++i) {
-                a[i] = *(const float4*)&as[async_a_slot(A_LAYOUT, BK, row0 + i, kq)];
-                a[QUAD + i] =
-                    *(const float4*)&as[async_a_slot(A_LAYOUT, BK, row0 + step_m + i, kq)];
-            }
-#pragma unroll
-            for (int j = 0; j < QUAD; ++j) {
-                const float4 b0 = *(const float4*)&bs[(kq + j) * BN + col0],
-                             b1 = *(const float4*)&bs[(kq + j) * BN + col0 + step_n];
-                const float b[MICRO] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
-#pragma unroll
-                for (int i = 0; i < MICRO; ++i) {
-                    const float ai = j == 0 ? a[i].x : j == 1 ? a[i].y : j == 2 ? a[i].z : a[i].w;
-#pragma unroll
-                    for (int n = 0; n < MICRO; ++n) acc[i][n] = fmaf(ai, b[n], acc[i][n]);
-                }
-            }
-        }
+        gemm_slice_fma<BN, BK, A_LAYOUT>(As + p.read_stage * A_FLOATS, Bs + p.read_stage * BK * BN,
+                                         row0, col0, step_m, step_n, acc);
     }
     cp_async_wait(0); /* no copy may outlive the block (the empty groups, past the last slice) */
     gemm_store_micro_tile(C, M, N, bm + row0, bn + col0, step_m, step_n, acc, alpha, beta, vec);

@@ -6,8 +6,8 @@ set datafile separator ','
 set datafile commentschars '#'
 set terminal pngcairo size 1100,620 font ',11' noenhanced
 
-kernels = "cublas ch06_best async_2 async_3 async_4 async_3_swizzled"
-colours = "#000000 #999999 #e41a1c #ff7f00 #4daf4a #377eb8"
+kernels = "cublas ch06_best async_2 async_3 async_4 async_3_swizzled tma_3"
+colours = "#000000 #999999 #e41a1c #ff7f00 #4daf4a #377eb8 #984ea3"
 is(v) = strcol('variant') eq v
 cube(n) = column('M') == n && column('N') == n && column('K') == n
 

@@ -1,0 +1,106 @@
+/* Chapter 08, the last step (sm_90): the same SGEMM fed by the Tensor Memory Accelerator. One
+ * thread issues each slice as two cp.async.bulk.tensor copies, A's box of BM rows x BK = 32
+ * floats in the TMA's 128B swizzle mode, B's box of BK rows x BN floats as it is; the copy engine
+ * counts the bytes into the stage's mbarrier, and the block waits on it. A is read back through
+ * Swizzle<3,4,3> on bytes, async_a_slot(ASYNC_A_SWIZZLED, ...): what chapter 04 proved the 128B
+ * mode to be, and what the cp.async kernel wrote by hand. Edges cost nothing: the TMA fills what
+ * lies past the matrix with zeros. Its tensor maps need 16-byte aligned rows: K and N multiples
+ * of 4 (the launcher falls back to the cp.async kernel otherwise).
+ * Stage s: A at s * STAGE_FLOATS, B after it; every stage 1 KiB aligned, as the swizzle's
+ * pattern is of the address bits. */
+#ifndef GEMM_TMA_KERNELS_CUH
+#define GEMM_TMA_KERNELS_CUH
+
+#include "gemm_async_kernels.cuh"
+
+#include <cuda.h>
+
+enum { TMA_BK = 32, TMA_ALIGN = 1024 };
+
+GEMM_CONST int tma_smem_bytes(int bm, int bn, int stages) {
+    return stages * (bm + bn) * TMA_BK * 4 + TMA_ALIGN; /* + the slack to align the base */
+}
+
+static __device__ __forceinline__ void mbarrier_wait(unsigned bar, unsigned parity) {
+    unsigned done = 0;
+    while (!done)
+        asm volatile("{\n .reg .pred p;\n"
+                     " mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                     " selp.u32 %0, 1, 0, p;\n}"
+                     : "=r"(done)
+                     : "r"(bar), "r"(parity)
+                     : "memory");
+}
+
+template <int BM, int BN, int NT, int LANES_M, int STAGES>
+__global__ void __launch_bounds__(NT)
+    gemm_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+             int M, int N, int K, float alpha, float beta, float* __restrict__ C) {
+#if __CUDA_ARCH__ >= 900
+    constexpr int BK = TMA_BK, A_FLOATS = BM * BK, STAGE_FLOATS = (BM + BN) * BK;
+    constexpr unsigned STAGE_BYTES = STAGE_FLOATS * 4;
+    static_assert(STAGE_BYTES % TMA_ALIGN == 0, "every stage 1 KiB aligned");
+    static_assert(STAGES >= 2 && STAGES <= 4, "2 to 4 stages");
+    extern __shared__ float4 smem_raw[];
+    __shared__ __align__(8) unsigned long long full[STAGES];
+    const unsigned raw = smem_address(smem_raw),
+                   base = (raw + TMA_ALIGN - 1) / TMA_ALIGN * TMA_ALIGN;
+    float* const stages = (float*)((unsigned char*)smem_raw + (base - raw));
+
+    const int tid = threadIdx.x, bm = blockIdx.y * BM, bn = blockIdx.x * BN;
+    int row0, col0, step_m, step_n;
+    gemm_thread_origin(BM, BN, SPREAD_WARP, LANES_M, tid, &row0, &col0, &step_m, &step_n);
+    const int slices = (K + BK - 1) / BK;
+
+    if (tid == 0) {
+        for (int s = 0; s < STAGES; ++s)
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_address(&full[s]))
+                         : "memory");
+        /* make the initialised barriers visible to the copy engine (the async proxy) */
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    }
+    __syncthreads();
+
+    /* Slice t into stage t % STAGES, by thread 0: the byte count the barrier expects, then the two
+     * boxes (coordinates innermost first: A at (k0, bm), B at (bn, k0)). The fence orders the
+     * block's earlier reads of the stage (generic proxy) before the copy engine's writes. */
+    auto issue = [&](int t) {
+        const int s = t % STAGES;
+        const unsigned bar = smem_address(&full[s]), a = base + s * STAGE_BYTES,
+                       b = a + A_FLOATS * 4;
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar),
+                     "r"(STAGE_BYTES)
+                     : "memory");
+        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                     " [%0], [%1, {%2, %3}], [%4];" ::"r"(a),
+                     "l"(reinterpret_cast<unsigned long long>(&map_a)), "r"(t * BK), "r"(bm),
+                     "r"(bar)
+                     : "memory");
+        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                     " [%0], [%1, {%2, %3}], [%4];" ::"r"(b),
+                     "l"(reinterpret_cast<unsigned long long>(&map_b)), "r"(bn), "r"(t * BK),
+                     "r"(bar)
+                     : "memory");
+    };
+
+    if (tid == 0)
+        for (int t = 0; t < STAGES - 1 && t < slices; ++t) issue(t);
+    float acc[MICRO][MICRO] = {};
+    for (int t = 0; t < slices; ++t) {
+        /* Slice t's bytes have all landed: the barrier's phase t / STAGES completed. */
+        mbarrier_wait(smem_address(&full[t % STAGES]), (unsigned)(t / STAGES) & 1);
+        __syncthreads(); /* everyone is done with the stage slice t + STAGES - 1 refills */
+        if (tid == 0 && t + STAGES - 1 < slices) issue(t + STAGES - 1);
+        const float* as = stages + t % STAGES * STAGE_FLOATS;
+        gemm_slice_fma<BN, BK, ASYNC_A_SWIZZLED>(as, as + A_FLOATS, row0, col0, step_m, step_n,
+                                                 acc);
+    }
+    gemm_store_micro_tile(C, M, N, bm + row0, bn + col0, step_m, step_n, acc, alpha, beta, 1);
+#else
+    (void)map_a, (void)map_b, (void)M, (void)N, (void)K, (void)alpha, (void)beta, (void)C;
+    __trap();
+#endif
+}
+
+#endif
