@@ -125,21 +125,23 @@ __device__ __forceinline__ float4 load4(const float* X, int rows, int cols, int 
     return v;
 }
 
-/* A thread's 8 x 8 micro-tile of C, its 2 x 2 blocks of 4 x 4 at rows r0 + h * step_m and columns
- * c0 + w * step_n (h, w < 2): C = alpha * acc + beta * C, as float4 where the row holds 4 more
- * (and vec says float4 are aligned), else element by element up to the edges. */
+/* A thread's 8 x TN micro-tile of C (TN = 8 here, 16 in chapter 08), its 2 x TN/4 blocks of 4 x 4
+ * at rows r0 + h * step_m and columns c0 + w * step_n: C = alpha * acc + beta * C, as float4 where
+ * the row holds 4 more (and vec says float4 are aligned), else element by element up to the
+ * edges. */
+template <int TN>
 __device__ __forceinline__ void gemm_store_micro_tile(float* C, int M, int N, int r0, int c0,
                                                       int step_m, int step_n,
-                                                      const float (&acc)[MICRO][MICRO], float alpha,
-                                                      float beta, int vec) {
+                                                      const float (&acc)[MICRO][TN], float alpha,
+                                                      float beta, int vec, int row_step = 1) {
 #pragma unroll
     for (int hm = 0; hm < 2; ++hm)
 #pragma unroll
         for (int i = 0; i < QUAD; ++i) {
-            const int r = r0 + hm * step_m + i;
+            const int r = r0 + hm * step_m + i * row_step;
             if (r >= M) continue;
 #pragma unroll
-            for (int hn = 0; hn < 2; ++hn) {
+            for (int hn = 0; hn < TN / QUAD; ++hn) {
                 const int c = c0 + hn * step_n;
                 const float* v = &acc[hm * QUAD + i][hn * QUAD];
                 float* out = &C[(size_t)r * N + c];

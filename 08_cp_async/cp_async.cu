@@ -43,17 +43,20 @@ static const course_cli CLI = {
 /* ---------------------------------------------------------------- the GEMM variants */
 
 /* Its dynamic shared memory granted by gemm_configure (main). */
-template <int BM, int BN, int BK, int NT, int LANES_M, int STAGES, int A_LAYOUT, int EXERCISE>
+template <int BM, int BN, int BK, int NT, int LANES_M, int TN, int STAGES, int A_LAYOUT,
+          int EXERCISE>
 static void launch_async(const gemm_call* c) {
     constexpr int bytes = async_smem_bytes(A_LAYOUT, BM, BN, BK, STAGES);
-    gemm_async<BM, BN, BK, NT, LANES_M, STAGES, A_LAYOUT, EXERCISE>
+    gemm_async<BM, BN, BK, NT, LANES_M, TN, STAGES, A_LAYOUT, EXERCISE>
         <<<dim3((c->N + BN - 1) / BN, (c->M + BM - 1) / BM), NT, bytes>>>(
             c->M, c->N, c->K, c->alpha, c->A, c->B, c->beta, c->C, gemm_float4_ok(c));
 }
 
 /* What the harness does not need to know of a kernel: its tile, stages, layout and bank model. */
 typedef struct {
+    const char* family;       /* the CSV's and the plots' grouping: async, wide, tma, tma_wide */
     int bk, stages, a_layout; /* async_a_layout (chapter 06's kernel: 0) */
+    int tn;                   /* a lane's micro-tile columns (rows: 8) */
     int sm90;                 /* 1: the TMA's, dropped below sm_90 */
     const char* a_name;       /* A's layout in shared memory, for the table */
     int modelled;
@@ -61,9 +64,8 @@ typedef struct {
     double model_st; /* what the CSV gives ncu for stores: -1 for the copies (see README) */
 } kernel_info;
 
-template <int BM, int BN, int BK, int NT, int LANES_M, int STAGES, int A_LAYOUT, int EXERCISE>
-static void async_variant(gemm_variant* all, kernel_info* infos, int* n, const char* name,
-                          int number, const char* adds, int sweep) {
+static kernel_info* new_variant(gemm_variant* all, kernel_info* infos, int* n, const char* name,
+                                int number, const char* adds, int sweep) {
     gemm_variant* v = &all[*n];
     kernel_info* x = &infos[(*n)++];
     memset(v, 0, sizeof *v);
@@ -71,29 +73,45 @@ static void async_variant(gemm_variant* all, kernel_info* infos, int* n, const c
     v->name = name;
     v->number = number;
     v->adds = adds;
-    v->launch = launch_async<BM, BN, BK, NT, LANES_M, STAGES, A_LAYOUT, EXERCISE>;
-    v->kernel = (const void*)gemm_async<BM, BN, BK, NT, LANES_M, STAGES, A_LAYOUT, EXERCISE>;
+    v->sweep = sweep;
+    return x;
+}
+
+/* The bank model of a geometry; the copies' stores are left out of the CSV (model_st -1): ncu
+ * counts cp.async's shared-memory writes as no store instruction (README). */
+static void model_variant(kernel_info* x, const char* name, const async_geometry* geo) {
+    const char* why;
+    if (gemm_async_model(geo, &x->model, &why))
+        die("%s: the bank model refuses it: %s", name, why);
+    x->modelled = 1;
+    x->model_st = -1;
+}
+
+template <int BM, int BN, int BK, int NT, int LANES_M, int TN, int STAGES, int A_LAYOUT,
+          int EXERCISE>
+static void async_variant(gemm_variant* all, kernel_info* infos, int* n, const char* family,
+                          const char* name, int number, const char* adds, int sweep) {
+    gemm_variant* v = &all[*n];
+    kernel_info* x = new_variant(all, infos, n, name, number, adds, sweep);
+    v->launch = launch_async<BM, BN, BK, NT, LANES_M, TN, STAGES, A_LAYOUT, EXERCISE>;
+    v->kernel = (const void*)gemm_async<BM, BN, BK, NT, LANES_M, TN, STAGES, A_LAYOUT, EXERCISE>;
     v->threads = NT;
     v->dynamic_smem = async_smem_bytes(A_LAYOUT, BM, BN, BK, STAGES);
-    v->sweep = sweep;
+    x->family = family;
     x->bk = BK;
     x->stages = STAGES;
     x->a_layout = A_LAYOUT;
+    x->tn = TN;
     x->a_name = A_LAYOUT == ASYNC_A_SWIZZLED ? "Swizzle<3,4,3>" : "row-major";
-    const char* why;
-    if (gemm_async_model(BM, BN, BK, NT, LANES_M, A_LAYOUT, &x->model, &why))
-        die("%s: the bank model refuses it: %s", name, why);
-    x->modelled = 1;
-    /* cp.async's shared-memory writes are not STS instructions: how Nsight Compute counts them is
-     * for the first GPU run to show; until then the CSV claims nothing for stores. */
-    x->model_st = -1;
+    const async_geometry geo = {BM, BN, BK, NT, LANES_M, TN, 0, A_LAYOUT};
+    model_variant(x, name, &geo);
 }
 
 /* ---------------------------------------------------------------- the TMA (sm_90)
  * The driver's cuTensorMapEncodeTiled, through the runtime (no link to libcuda); NULL below
  * sm_90. A tensor map per operand and call: A's box BK x BM floats in the 128B swizzle, B's
  * BN x BK as it is, zeros past the edges. The maps need 16-byte aligned rows: other shapes (and
- * K = 0) go to the cp.async kernel with the same swizzle. */
+ * K = 0) go to the cp.async kernel of the same geometry with the same swizzle. */
 static PFN_cuTensorMapEncodeTiled_v12000 tma_encode;
 
 static void tma_map(CUtensorMap* map, const float* X, int rows, int cols, int box_cols,
@@ -107,18 +125,40 @@ static void tma_map(CUtensorMap* map, const float* X, int rows, int cols, int bo
     if (rc != CUDA_SUCCESS) die("cuTensorMapEncodeTiled failed with CUresult %d", (int)rc);
 }
 
-template <int STAGES>
+template <int BM, int BN, int NT, int LANES_M, int TN, int STAGES, int INTERLEAVE>
 static void launch_tma(const gemm_call* c) {
     if (!tma_encode || c->K == 0 || !gemm_float4_ok(c)) {
-        launch_async<128, 128, 8, 256, 4, 3, ASYNC_A_SWIZZLED, 0>(c);
+        launch_async<BM, BN, 8, NT, LANES_M, TN, 3, ASYNC_A_SWIZZLED, 0>(c);
         return;
     }
     CUtensorMap a, b;
-    tma_map(&a, c->A, c->M, c->K, TMA_BK, 128, CU_TENSOR_MAP_SWIZZLE_128B);
-    tma_map(&b, c->B, c->K, c->N, 128, TMA_BK, CU_TENSOR_MAP_SWIZZLE_NONE);
-    gemm_tma<128, 128, 256, 4, STAGES>
-        <<<dim3((c->N + 127) / 128, (c->M + 127) / 128), 256, tma_smem_bytes(128, 128, STAGES)>>>(
+    tma_map(&a, c->A, c->M, c->K, TMA_BK, BM, CU_TENSOR_MAP_SWIZZLE_128B);
+    tma_map(&b, c->B, c->K, c->N, BN, TMA_BK, CU_TENSOR_MAP_SWIZZLE_NONE);
+    gemm_tma<BM, BN, NT, LANES_M, TN, STAGES, INTERLEAVE>
+        <<<dim3((c->N + BN - 1) / BN, (c->M + BM - 1) / BM), NT, tma_smem_bytes(BM, BN, STAGES)>>>(
             a, b, c->M, c->N, c->K, c->alpha, c->beta, c->C);
+}
+
+template <int BM, int BN, int NT, int LANES_M, int TN, int STAGES, int INTERLEAVE>
+static void tma_variant(gemm_variant* all, kernel_info* infos, int* n, const char* family,
+                        const char* name, const char* adds, int sweep) {
+    gemm_variant* v = &all[*n];
+    kernel_info* x = new_variant(all, infos, n, name, 8, adds, sweep);
+    v->launch = launch_tma<BM, BN, NT, LANES_M, TN, STAGES, INTERLEAVE>;
+    v->kernel = (const void*)gemm_tma<BM, BN, NT, LANES_M, TN, STAGES, INTERLEAVE>;
+    v->threads = NT;
+    v->dynamic_smem = tma_smem_bytes(BM, BN, STAGES);
+    x->family = family;
+    x->bk = TMA_BK;
+    x->stages = STAGES;
+    x->a_layout = ASYNC_A_SWIZZLED;
+    x->tn = TN;
+    x->a_name = INTERLEAVE ? "TMA 128B, rows 8 apart" : "TMA 128B swizzle";
+    x->sm90 = 1;
+    /* The reads are the swizzled cp.async kernel's at BK = 32; the TMA's writes are no LSU
+     * instruction at all. */
+    const async_geometry geo = {BM, BN, TMA_BK, NT, LANES_M, TN, INTERLEAVE, ASYNC_A_SWIZZLED};
+    model_variant(x, name, &geo);
 }
 
 /* Chapter 06's best kernel (its kernel 8), timed here too. */
@@ -128,79 +168,77 @@ static void launch_06_best(const gemm_call* c) {
             c->M, c->N, c->K, c->alpha, c->A, c->B, c->beta, c->C, gemm_float4_ok(c));
 }
 
-template <int STAGES>
-static void tma_variant(gemm_variant* all, kernel_info* infos, int* n, const char* name,
-                        const char* adds) {
-    gemm_variant* v = &all[*n];
-    kernel_info* x = &infos[(*n)++];
-    memset(v, 0, sizeof *v);
-    memset(x, 0, sizeof *x);
-    v->name = name;
-    v->number = 8;
-    v->adds = adds;
-    v->launch = launch_tma<STAGES>;
-    v->kernel = (const void*)gemm_tma<128, 128, 256, 4, STAGES>;
-    v->threads = 256;
-    v->dynamic_smem = tma_smem_bytes(128, 128, STAGES);
-    x->bk = TMA_BK;
-    x->stages = STAGES;
-    x->a_layout = ASYNC_A_SWIZZLED;
-    x->a_name = "TMA 128B swizzle";
-    x->sm90 = 1;
-    const char* why;
-    /* The reads are the swizzled cp.async kernel's at BK = 32; the TMA's writes are no LSU
-     * instruction at all. */
-    if (gemm_async_model(128, 128, TMA_BK, 256, 4, ASYNC_A_SWIZZLED, &x->model, &why))
-        die("%s: the bank model refuses it: %s", name, why);
-    x->modelled = 1;
-    x->model_st = -1;
-}
+enum { N_GEMM = 18 };
 
-enum { N_GEMM = 12 };
-
+/* Numbers: 5 chapter 06's geometry, A row-major; 6 the same, A swizzled; 7 cuBLAS's geometry
+ * (128 threads, 8 x 16 a lane); 8 the TMA. */
 static int gemm_variants(gemm_variant* v, kernel_info* x) {
     int n = 0;
     memset(v, 0, N_GEMM * sizeof *v);
     memset(x, 0, N_GEMM * sizeof *x);
-    v[n].name = "cublas";
-    v[n].adds = "cuBLAS SGEMM, default math mode (fp32 FMA, TF32 off): the baseline";
-    v[n].launch = gemm_launch_cublas;
-    x[n++].model_st = -1;
-    v[n].name = "ch06_best";
-    v[n].number = 4;
-    v[n].adds = "chapter 06's kernel 8: registers stage the next slice, A transposed and padded";
-    v[n].launch = launch_06_best;
-    v[n].kernel = (const void*)gemm_vec<128, 128, 8, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 2, 2>;
-    v[n].threads = 256;
+    kernel_info* k = new_variant(v, x, &n, "cublas", 0,
+                                 "cuBLAS SGEMM, default math mode (fp32 FMA, TF32 off): the baseline",
+                                 0);
+    v[0].launch = gemm_launch_cublas;
+    k->family = "cublas";
+    k->model_st = -1;
+    k = new_variant(v, x, &n, "ch06_best", 4,
+                    "chapter 06's kernel 8: registers stage the next slice, A transposed and "
+                    "padded",
+                    0);
+    v[1].launch = launch_06_best;
+    v[1].kernel = (const void*)gemm_vec<128, 128, 8, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 2, 2>;
+    v[1].threads = 256;
     {
         const gemm_geometry geo = {128, 128, 8, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 2};
-        if (gemm_model_vec(&geo, &x[n].model)) die("ch06_best: a shared access is malformed");
-        x[n].bk = 8;
-        x[n].stages = 2;
-        x[n].modelled = 1;
-        x[n].a_name = "transposed, padded";
-        x[n].model_st = x[n].model.st;
-        ++n;
+        if (gemm_model_vec(&geo, &k->model)) die("ch06_best: a shared access is malformed");
+        k->family = "ch06";
+        k->bk = 8;
+        k->stages = 2;
+        k->tn = 8;
+        k->modelled = 1;
+        k->a_name = "transposed, padded";
+        k->model_st = k->model.st;
     }
-    async_variant<128, 128, 8, 256, 4, 2, ASYNC_A_ROW_MAJOR, 0>(
-        v, x, &n, "async_2", 5, "cp.async into 2 stages, A row-major as copied", 0);
-    async_variant<128, 128, 8, 256, 4, 3, ASYNC_A_ROW_MAJOR, 0>(v, x, &n, "async_3", 6, "3 stages",
-                                                                0);
-    async_variant<128, 128, 8, 256, 4, 4, ASYNC_A_ROW_MAJOR, 0>(v, x, &n, "async_4", 6, "4 stages",
-                                                                0);
-    async_variant<128, 128, 8, 256, 4, 3, ASYNC_A_SWIZZLED, 0>(
-        v, x, &n, "async_3_swizzled", 7, "3 stages, A through Swizzle<3,4,3> (the TMA's 128B)", 0);
-    async_variant<128, 128, 16, 256, 4, 3, ASYNC_A_SWIZZLED, 0>(v, x, &n, "async_bk16_3", 7,
-                                                                "sweep", 1);
-    async_variant<128, 128, 16, 256, 4, 4, ASYNC_A_SWIZZLED, 0>(v, x, &n, "async_bk16_4", 7,
-                                                                "sweep", 1);
-    async_variant<128, 128, 32, 256, 4, 2, ASYNC_A_SWIZZLED, 0>(v, x, &n, "async_bk32_2", 7,
-                                                                "sweep", 1);
-    tma_variant<3>(v, x, &n, "tma_3",
-                   "the TMA, 3 stages of BK = 32, A in its 128B swizzle (sm_90)");
-    tma_variant<4>(v, x, &n, "tma_4", "the TMA, 4 stages");
-    async_variant<128, 128, 8, 256, 4, 3, ASYNC_A_ROW_MAJOR, 1>(
-        v, x, &n, "async_exercise", 6, "3 stages, the bookkeeping from the exercise", 0);
+    async_variant<128, 128, 8, 256, 4, 8, 2, ASYNC_A_ROW_MAJOR, 0>(
+        v, x, &n, "async", "async_2", 5,
+        "cp.async into 2 stages, chapter 06's geometry (256 threads, 8 x 8 a lane), A row-major",
+        0);
+    async_variant<128, 128, 8, 256, 4, 8, 3, ASYNC_A_ROW_MAJOR, 0>(v, x, &n, "async", "async_3", 5,
+                                                                   "3 stages", 0);
+    async_variant<128, 128, 8, 256, 4, 8, 4, ASYNC_A_ROW_MAJOR, 0>(v, x, &n, "async", "async_4", 5,
+                                                                   "4 stages", 0);
+    async_variant<128, 128, 8, 256, 4, 8, 3, ASYNC_A_SWIZZLED, 0>(
+        v, x, &n, "async_swizzled", "async_3_swizzled", 6,
+        "3 stages, A through Swizzle<3,4,3> (the TMA's 128B)", 0);
+    async_variant<128, 128, 16, 256, 4, 8, 3, ASYNC_A_SWIZZLED, 0>(
+        v, x, &n, "async_swizzled", "async_bk16_3", 6, "sweep: BK 16", 1);
+    async_variant<128, 128, 32, 256, 4, 8, 2, ASYNC_A_SWIZZLED, 0>(
+        v, x, &n, "async_swizzled", "async_bk32_2", 6, "sweep: BK 32", 1);
+    async_variant<128, 128, 8, 128, 8, 16, 3, ASYNC_A_ROW_MAJOR, 0>(
+        v, x, &n, "wide", "wide_3", 7,
+        "cuBLAS's geometry: 128 threads, 8 x 16 a lane, 64 x 64 a warp; 3 stages, A row-major",
+        0);
+    async_variant<128, 128, 8, 128, 8, 16, 3, ASYNC_A_SWIZZLED, 0>(
+        v, x, &n, "wide_swizzled", "wide_3_swizzled", 7, "the same, A through Swizzle<3,4,3>", 0);
+    async_variant<128, 128, 8, 128, 8, 16, 2, ASYNC_A_SWIZZLED, 0>(
+        v, x, &n, "wide_swizzled", "wide_2_swizzled", 7, "sweep: 2 stages", 1);
+    async_variant<128, 128, 8, 128, 8, 16, 4, ASYNC_A_SWIZZLED, 0>(
+        v, x, &n, "wide_swizzled", "wide_4_swizzled", 7, "sweep: 4 stages", 1);
+    tma_variant<128, 128, 256, 4, 8, 3, 0>(
+        v, x, &n, "tma", "tma_3",
+        "the TMA (sm_90), chapter 06's geometry: 3 stages of BK = 32, A in its 128B swizzle", 0);
+    tma_variant<128, 128, 256, 4, 8, 4, 0>(v, x, &n, "tma", "tma_4", "4 stages", 0);
+    tma_variant<128, 128, 128, 8, 16, 3, 0>(
+        v, x, &n, "tma_wide", "tma_wide_3_rows4",
+        "the TMA, cuBLAS's geometry, 3 stages; a lane's rows 4 apart, as chapter 06's", 0);
+    tma_variant<128, 128, 128, 8, 16, 3, 1>(
+        v, x, &n, "tma_wide", "tma_wide_3",
+        "the same, a lane's rows 8 apart: the 8 lanes of a column on consecutive rows", 0);
+    tma_variant<128, 256, 256, 8, 16, 3, 1>(v, x, &n, "tma_wide", "tma_wide_256",
+                                            "the same with 128 x 256 tiles, 256 threads", 0);
+    async_variant<128, 128, 8, 256, 4, 8, 3, ASYNC_A_ROW_MAJOR, 1>(
+        v, x, &n, "async", "async_exercise", 5, "3 stages, the bookkeeping from the exercise", 0);
     return n;
 }
 
@@ -208,7 +246,7 @@ static void print_model(const gemm_variant* v, const kernel_info* x, int n) {
     printf("\nShared memory, by the bank model: wavefronts per request of each access per K-slice\n"
            "(ideal in brackets: every lane on its own consecutive element; a broadcast can go\n"
            "below it).\n");
-    printf("%-17s %3s %6s %-18s %-26s %5s %15s\n", "kernel", "BK", "stages", "A layout", "access",
+    printf("%-17s %3s %6s %-22s %-26s %5s %15s\n", "kernel", "BK", "stages", "A layout", "access",
            "bytes", "wavefronts");
     for (int i = 0; i < n; ++i) {
         if (!x[i].modelled || v[i].sweep) continue;
@@ -217,9 +255,9 @@ static void print_model(const gemm_variant* v, const kernel_info* x, int n) {
             const gemm_access_cost* c = &x[i].model.access[a];
             if (x[i].sm90 && c->is_store) continue; /* the TMA writes through no LSU instruction */
             if (shown++)
-                printf("%-17s %3s %6s %-18s", "", "", "", "");
+                printf("%-17s %3s %6s %-22s", "", "", "", "");
             else
-                printf("%-17s %3d %6d %-18s", v[i].name, x[i].bk, x[i].stages, x[i].a_name);
+                printf("%-17s %3d %6d %-22s", v[i].name, x[i].bk, x[i].stages, x[i].a_name);
             printf(" %-26s %5d %6.2f (%5.2f)\n", c->what, c->width, c->wavefronts, c->ideal);
         }
     }
@@ -234,7 +272,8 @@ static void print_model(const gemm_variant* v, const kernel_info* x, int n) {
 static int run_trap(void) {
     gemm_smem_cost cost;
     const char* why = NULL;
-    gemm_async_model(128, 128, 8, 256, 4, ASYNC_A_PADDED, &cost, &why);
+    const async_geometry geo = {128, 128, 8, 256, 4, 8, 0, ASYNC_A_PADDED};
+    gemm_async_model(&geo, &cost, &why);
     printf("trap_padded: A's rows padded to 9 floats (36 bytes); the bank model refuses the "
            "copies: %s\n",
            why ? why : "it accepts them (a bug in the model)");
@@ -246,7 +285,7 @@ static int run_trap(void) {
     CUDA_CHECK(cudaMemset(A, 0, S * 8 * sizeof(float)));
     CUDA_CHECK(cudaMemset(B, 0, 8 * S * sizeof(float)));
     constexpr int bytes = async_smem_bytes(ASYNC_A_PADDED, S, S, 8, 2);
-    gemm_async<S, S, 8, 256, 4, 2, ASYNC_A_PADDED, 0>
+    gemm_async<S, S, 8, 256, 4, 8, 2, ASYNC_A_PADDED, 0>
         <<<1, 256, bytes>>>(S, S, 8, 1.0f, A, B, 0.0f, C, 1);
     const cudaError_t launch = cudaGetLastError(), run = cudaDeviceSynchronize();
     if (launch == cudaSuccess && run == cudaErrorMisalignedAddress) {
@@ -431,7 +470,8 @@ static void write_gemm_csv(const char* path, const course_device* dev, const cha
                            const gemm_variant* all, const kernel_info* info,
                            const gemm_measurement* m, int n) {
     FILE* f = csv_open(path, dev, cmd,
-                       "variant,type,kernel,M,N,K,sweep,bk,stages,a_layout,threads,dynamic_smem,"
+                       "variant,type,kernel,family,M,N,K,sweep,bk,stages,a_layout,tn,threads,"
+                       "dynamic_smem,"
                        "flops,median_ms,min_ms,max_ms,reps,launches,gflops,of_cublas,"
                        "error_vs_cublas,registers,spill_bytes,smem_bytes,blocks_per_sm,"
                        "model_st_wavefronts_per_request,model_ld_wavefronts_per_request");
@@ -440,10 +480,10 @@ static void write_gemm_csv(const char* path, const course_device* dev, const cha
         const kernel_info* x = &info[v - all];
         const gemm_resources r = gemm_kernel_resources(v);
         fprintf(f,
-                "%s,float,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.0f,%.6f,%.6f,%.6f,%d,%d,%.1f,%.4f,%.3g,"
+                "%s,float,%d,%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.0f,%.6f,%.6f,%.6f,%d,%d,%.1f,%.4f,%.3g,"
                 "%d,%d,%d,%d,%.4f,%.4f\n",
-                csv_field(v->name), v->number, m[i].s.M, m[i].s.N, m[i].s.K, v->sweep, x->bk,
-                x->stages, x->a_layout, v->threads, v->dynamic_smem,
+                csv_field(v->name), v->number, x->family, m[i].s.M, m[i].s.N, m[i].s.K, v->sweep,
+                x->bk, x->stages, x->a_layout, x->tn, v->threads, v->dynamic_smem,
                 2.0 * m[i].s.M * m[i].s.N * (double)m[i].s.K, m[i].t.median_ms, m[i].t.min_ms,
                 m[i].t.max_ms, m[i].t.reps, m[i].t.launches, m[i].gflops, m[i].of_cublas,
                 m[i].error, r.regs, r.spill_bytes, r.smem_bytes, r.blocks_per_sm, x->model_st,
@@ -480,7 +520,7 @@ static void print_variants(const gemm_variant* g, int ng) {
         printf("  %d %-17s %s\n", STENCILS[i].number, STENCILS[i].name, STENCILS[i].adds);
     for (int i = 0; i < ng; ++i)
         if (!g[i].sweep) printf("  %d %-17s %s\n", g[i].number, g[i].name, g[i].adds);
-    printf("  7 async_bk*        the sweep: deeper slices, more stages\n");
+    printf("  - the sweep (async_bk*, wide_2/4_swizzled): --list\n");
     printf("  - trap_padded      the alignment trap: runs only as --variant trap_padded --check\n");
 }
 

@@ -28,6 +28,35 @@ GEMM_CONST int async_a_slot(int a_layout, int bk, int m, int k) {
                                         : m * bk + k;
 }
 
+/* A kernel's geometry: a BM x BN tile of C per block, K-slices of BK, NT threads in warps of
+ * lanes_m x (32 / lanes_m) lanes, each lane 8 rows x tn columns (tn = 8: chapter 06's, 16:
+ * cuBLAS's 128-thread shape), A's layout; interleave: a lane owns rows lanes_m apart instead of
+ * 4 consecutive ones (async_lane_origin). */
+typedef struct {
+    int bm, bn, bk, nt, lanes_m, tn, interleave, a_layout;
+} async_geometry;
+
+/* Where a lane's micro-tile sits in the block's tile: rows row0 + i row_step and
+ * row0 + step_m + i row_step, columns col0 + j + h step_n (i, j < 4, h < tn / 4). Each warp
+ * covers (8 lanes_m) x (tn 32 / lanes_m). With tn = 8 and no interleave it is chapter 06's
+ * gemm_thread_origin. Interleaved, the lanes_m lanes of a column read lanes_m consecutive rows
+ * at once (the TMA kernel's conflict-free order: see the README). */
+typedef struct {
+    int row0, col0, step_m, step_n, row_step;
+} async_lane;
+
+GEMM_CONST async_lane async_lane_origin(int bn, int lanes_m, int tn, int interleave, int tid) {
+    const int lanes_n = 32 / lanes_m, wm = lanes_m * MICRO, wn = lanes_n * tn;
+    const int warp = tid / 32, lane = tid % 32, warps_n = bn / wn, g = lane / lanes_n;
+    async_lane o = {0, 0, 0, 0, 0};
+    o.row0 = warp / warps_n * wm + (interleave ? g : g * QUAD);
+    o.col0 = warp % warps_n * wn + lane % lanes_n * QUAD;
+    o.step_m = wm / 2;
+    o.step_n = lanes_n * QUAD;
+    o.row_step = interleave ? lanes_m : 1;
+    return o;
+}
+
 GEMM_CONST int async_a_stage_floats(int a_layout, int bm, int bk) {
     return bm * (bk + (a_layout == ASYNC_A_PADDED ? 1 : 0));
 }
@@ -37,11 +66,10 @@ GEMM_CONST int async_smem_bytes(int a_layout, int bm, int bn, int bk, int stages
 }
 
 /* The kernel's shared accesses per K-slice, by the calibrated model: A's and B's 16-byte copies
- * (cp.async) and the compute's float4 reads of A (along k, 8 rows a thread) and B. Returns 0, or
+ * (cp.async) and the compute's float4 reads of A (along k, 8 rows a lane) and B. Returns 0, or
  * -1 if an access is malformed (the padded layout: a 16-byte access off its alignment), with
  * the model's reason in *why. */
-int gemm_async_model(int bm, int bn, int bk, int nt, int lanes_m, int a_layout, gemm_smem_cost* c,
-                     const char** why);
+int gemm_async_model(const async_geometry* g, gemm_smem_cost* c, const char** why);
 
 #ifdef __cplusplus
 }

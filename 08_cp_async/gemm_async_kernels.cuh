@@ -1,8 +1,10 @@
-/* Chapter 08, part 2: chapter 06's kernel 8 fed by cp.async. The geometry is 06's (gemm.h: a BM x
- * BN tile of C per block, NT threads in warp tiles of LANES_M x (32 / LANES_M) lanes, an 8 x 8
- * micro-tile each) with two changes that cp.async forces:
+/* Chapter 08, part 2: chapter 06's SGEMM fed by cp.async. A block computes a BM x BN tile of C
+ * with NT threads in warps of LANES_M x (32 / LANES_M) lanes, each lane an 8 x TN micro-tile
+ * (gemm_async.h: async_lane_origin). Two geometries are measured: chapter 06's (256 threads,
+ * 8 x 8 a lane, TN = 8) and cuBLAS's (128 threads, 8 x 16 a lane, warps of 64 x 64, TN = 16).
+ * cp.async changes two things:
  *   - A's slice cannot be stored transposed (a copy moves 16 contiguous bytes): it stays
- *     row-major, As[m][k], and a thread reads a float4 along k for each of its 8 rows, 4 k at a
+ *     row-major, As[m][k], and a lane reads a float4 along k for each of its 8 rows, 4 k at a
  *     time. Rows 4 apart then share banks; A_LAYOUT = ASYNC_A_SWIZZLED stores the slice through
  *     Swizzle<3,4,3> on bytes (gemm_async.h), the TMA's 128B mode, which spreads them (and
  *     ASYNC_A_PADDED is the trap: the padding that fixes scalar tiles misaligns the copies);
@@ -19,36 +21,42 @@
 #include "gemm_kernels.cuh"
 #include "pipeline.h"
 
-/* One K-slice of a thread's 8 x 8 micro-tile from a stage: per 4 k, a float4 along k of each of
- * its 8 rows of A (rows row0 .. +3 and row0 + step_m .. +3), then per k two float4 of B. */
-template <int BN, int BK, int A_LAYOUT>
-static __device__ __forceinline__ void gemm_slice_fma(const float* as, const float* bs, int row0,
-                                                      int col0, int step_m, int step_n,
-                                                      float (&acc)[MICRO][MICRO]) {
+/* One K-slice of a lane's 8 x TN micro-tile from a stage: per 4 k, a float4 along k of each of
+ * its 8 rows of A, then per k TN / 4 float4 of B. */
+template <int BN, int BK, int A_LAYOUT, int TN>
+static __device__ __forceinline__ void gemm_slice_fma(const float* as, const float* bs,
+                                                      const async_lane& o,
+                                                      float (&acc)[MICRO][TN]) {
 #pragma unroll
     for (int kq = 0; kq < BK; kq += QUAD) {
         float4 a[MICRO];
 #pragma unroll
         for (int i = 0; i < QUAD; ++i) {
-            a[i] = *(const float4*)&as[async_a_slot(A_LAYOUT, BK, row0 + i, kq)];
-            a[QUAD + i] = *(const float4*)&as[async_a_slot(A_LAYOUT, BK, row0 + step_m + i, kq)];
+            const int m = o.row0 + i * o.row_step;
+            a[i] = *(const float4*)&as[async_a_slot(A_LAYOUT, BK, m, kq)];
+            a[QUAD + i] = *(const float4*)&as[async_a_slot(A_LAYOUT, BK, m + o.step_m, kq)];
         }
 #pragma unroll
         for (int j = 0; j < QUAD; ++j) {
-            const float4 b0 = *(const float4*)&bs[(kq + j) * BN + col0],
-                         b1 = *(const float4*)&bs[(kq + j) * BN + col0 + step_n];
-            const float b[MICRO] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+            float b[TN];
+#pragma unroll
+            for (int h = 0; h < TN / QUAD; ++h) {
+                const float4 v = *(const float4*)&bs[(kq + j) * BN + o.col0 + h * o.step_n];
+                b[h * QUAD] = v.x, b[h * QUAD + 1] = v.y, b[h * QUAD + 2] = v.z,
+                         b[h * QUAD + 3] = v.w;
+            }
 #pragma unroll
             for (int i = 0; i < MICRO; ++i) {
                 const float ai = j == 0 ? a[i].x : j == 1 ? a[i].y : j == 2 ? a[i].z : a[i].w;
 #pragma unroll
-                for (int n = 0; n < MICRO; ++n) acc[i][n] = fmaf(ai, b[n], acc[i][n]);
+                for (int n = 0; n < TN; ++n) acc[i][n] = fmaf(ai, b[n], acc[i][n]);
             }
         }
     }
 }
 
-template <int BM, int BN, int BK, int NT, int LANES_M, int STAGES, int A_LAYOUT, int EXERCISE>
+template <int BM, int BN, int BK, int NT, int LANES_M, int TN, int STAGES, int A_LAYOUT,
+          int EXERCISE>
 __global__ void __launch_bounds__(NT)
     gemm_async(int M, int N, int K, float alpha, const float* __restrict__ A,
                const float* __restrict__ B, float beta, float* __restrict__ C, int vec) {
@@ -57,7 +65,7 @@ __global__ void __launch_bounds__(NT)
                       BK * BN % (QUAD * NT) == 0,
                   "whole 16-byte chunks per thread");
     static_assert(STAGES >= 2 && STAGES <= PIPELINE_MAX_STAGES, "2 to 4 stages");
-    static_assert((BM / (LANES_M * MICRO)) * (BN / (32 / LANES_M * MICRO)) * 32 == NT,
+    static_assert((BM / (LANES_M * MICRO)) * (BN / (32 / LANES_M * TN)) * 32 == NT,
                   "the warp tiles cover the block tile, one warp each");
     static_assert(A_LAYOUT != ASYNC_A_SWIZZLED || BM * BK % 256 == 0,
                   "Swizzle<3,4,3> permutes whole 1 KiB blocks");
@@ -67,8 +75,7 @@ __global__ void __launch_bounds__(NT)
     float* const Bs = As + STAGES * A_FLOATS;
 
     const int tid = threadIdx.x, bm = blockIdx.y * BM, bn = blockIdx.x * BN;
-    int row0, col0, step_m, step_n;
-    gemm_thread_origin(BM, BN, SPREAD_WARP, LANES_M, tid, &row0, &col0, &step_m, &step_n);
+    const async_lane o = async_lane_origin(BN, LANES_M, TN, 0, tid);
 
     /* Slice `slice` into stage `stage`: each thread issues A_CHUNKS + B_CHUNKS copies. */
     auto fetch = [&](int stage, int slice) {
@@ -115,7 +122,7 @@ __global__ void __launch_bounds__(NT)
         if (s < slices) fetch(s, s);
         cp_async_commit();
     }
-    float acc[MICRO][MICRO] = {};
+    float acc[MICRO][TN] = {};
     for (int t = 0; t < slices; ++t) {
         pipeline_step p;
         if (EXERCISE) {
@@ -131,11 +138,12 @@ __global__ void __launch_bounds__(NT)
         if (p.fetch_slice >= 0) fetch(p.fetch_stage, p.fetch_slice);
         cp_async_commit();
 
-        gemm_slice_fma<BN, BK, A_LAYOUT>(As + p.read_stage * A_FLOATS, Bs + p.read_stage * BK * BN,
-                                         row0, col0, step_m, step_n, acc);
+        gemm_slice_fma<BN, BK, A_LAYOUT, TN>(As + p.read_stage * A_FLOATS,
+                                             Bs + p.read_stage * BK * BN, o, acc);
     }
     cp_async_wait(0); /* no copy may outlive the block (the empty groups, past the last slice) */
-    gemm_store_micro_tile(C, M, N, bm + row0, bn + col0, step_m, step_n, acc, alpha, beta, vec);
+    gemm_store_micro_tile(C, M, N, bm + o.row0, bn + o.col0, o.step_m, o.step_n, acc, alpha, beta,
+                          vec, o.row_step);
 }
 
 #endif

@@ -6,10 +6,6 @@
 
 #include <string.h>
 
-typedef struct {
-    int bm, bn, bk, nt, lanes_m, a_layout;
-} async_geometry;
-
 /* Copy i of a thread: chunk f = tid + i NT; A's: row f / (BK/4), k 4 (f % (BK/4)). */
 static unsigned a_copy(const void* ctx, int w, int l, int i) {
     const async_geometry* g = (const async_geometry*)ctx;
@@ -22,18 +18,18 @@ static unsigned b_copy(const void* ctx, int w, int l, int i) {
     const int f = w * 32 + l + i * g->nt, per_row = g->bn / QUAD;
     return (unsigned)(f / per_row * g->bn + f % per_row * QUAD) * 4;
 }
-/* Read i of a slice: A, k-group i / 8, the thread's row i % 8 (rows row0 .. +3, then
- * row0 + step_m .. +3); B, k = i / 2, its columns col0 or col0 + step_n. */
+/* Read i of a slice: A, k-group i / 8, the lane's row i % 8 (row0 + r row_step, then
+ * row0 + step_m + r row_step, r < 4); B, k = i / (tn / 4), its columns col0 + (i % (tn / 4))
+ * step_n. */
 static unsigned reads(const void* ctx, int w, int l, int i, int a) {
     const async_geometry* g = (const async_geometry*)ctx;
-    int row0, col0, step_m, step_n;
-    gemm_thread_origin(g->bm, g->bn, SPREAD_WARP, g->lanes_m, w * 32 + l, &row0, &col0, &step_m,
-                       &step_n);
+    const async_lane o = async_lane_origin(g->bn, g->lanes_m, g->tn, g->interleave, w * 32 + l);
     if (a) {
-        const int r = i % MICRO, m = row0 + (r < QUAD ? r : step_m + r - QUAD);
+        const int r = i % MICRO, m = o.row0 + r / QUAD * o.step_m + r % QUAD * o.row_step;
         return (unsigned)async_a_slot(g->a_layout, g->bk, m, i / MICRO * QUAD) * 4;
     }
-    return (unsigned)(i / 2 * g->bn + col0 + i % 2 * step_n) * 4;
+    const int per_k = g->tn / QUAD;
+    return (unsigned)(i / per_k * g->bn + o.col0 + i % per_k * o.step_n) * 4;
 }
 static unsigned a_read(const void* ctx, int w, int l, int i) {
     return reads(ctx, w, l, i, 1);
@@ -42,10 +38,10 @@ static unsigned b_read(const void* ctx, int w, int l, int i) {
     return reads(ctx, w, l, i, 0);
 }
 
-int gemm_async_model(int bm, int bn, int bk, int nt, int lanes_m, int a_layout, gemm_smem_cost* c,
-                     const char** why) {
+int gemm_async_model(const async_geometry* geo, gemm_smem_cost* c, const char** why) {
     memset(c, 0, sizeof *c);
-    const async_geometry g = {bm, bn, bk, nt, lanes_m, a_layout};
+    const async_geometry g = *geo;
+    const int bm = g.bm, bn = g.bn, bk = g.bk, nt = g.nt, tn = g.tn, a_layout = g.a_layout;
     *why = NULL;
     /* The first copy that is not 16-byte aligned, in the model's words. */
     for (int f = 0; f < bm * bk / QUAD; ++f) {
@@ -62,7 +58,7 @@ int gemm_async_model(int bm, int bn, int bk, int nt, int lanes_m, int a_layout, 
     if (gemm_model_add_access(c, "A copies (cp.async)", 16, 1, warps, a_copies, a_copy, &g) ||
         gemm_model_add_access(c, "B copies (cp.async)", 16, 1, warps, b_copies, b_copy, &g) ||
         gemm_model_add_access(c, "A reads (float4 along k)", 16, 0, warps, 2 * bk, a_read, &g) ||
-        gemm_model_add_access(c, "B reads (float4)", 16, 0, warps, 2 * bk, b_read, &g))
+        gemm_model_add_access(c, "B reads (float4)", 16, 0, warps, tn / QUAD * bk, b_read, &g))
         return -1;
     gemm_model_finish(c);
     return 0;

@@ -6,6 +6,10 @@
  * mode to be, and what the cp.async kernel wrote by hand. Edges cost nothing: the TMA fills what
  * lies past the matrix with zeros. Its tensor maps need 16-byte aligned rows: K and N multiples
  * of 4 (the launcher falls back to the cp.async kernel otherwise).
+ * At BK = 32 a row of A is one 128-byte line, so the swizzle XORs a row's slots with its low 3
+ * bits. Lanes that read rows 4 apart (chapter 06's order) meet only 2 of those 8 values, a 4-way
+ * conflict when 8 lanes read one column; INTERLEAVE gives each lane rows LANES_M apart, so that
+ * the lanes of a column read consecutive rows, each in its own slot.
  * Stage s: A at s * STAGE_FLOATS, B after it; every stage 1 KiB aligned, as the swizzle's
  * pattern is of the address bits. */
 #ifndef GEMM_TMA_KERNELS_CUH
@@ -32,7 +36,7 @@ static __device__ __forceinline__ void mbarrier_wait(unsigned bar, unsigned pari
                      : "memory");
 }
 
-template <int BM, int BN, int NT, int LANES_M, int STAGES>
+template <int BM, int BN, int NT, int LANES_M, int TN, int STAGES, int INTERLEAVE>
 __global__ void __launch_bounds__(NT)
     gemm_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
              int M, int N, int K, float alpha, float beta, float* __restrict__ C) {
@@ -41,6 +45,8 @@ __global__ void __launch_bounds__(NT)
     constexpr unsigned STAGE_BYTES = STAGE_FLOATS * 4;
     static_assert(STAGE_BYTES % TMA_ALIGN == 0, "every stage 1 KiB aligned");
     static_assert(STAGES >= 2 && STAGES <= 4, "2 to 4 stages");
+    static_assert((BM / (LANES_M * MICRO)) * (BN / (32 / LANES_M * TN)) * 32 == NT,
+                  "the warp tiles cover the block tile, one warp each");
     extern __shared__ float4 smem_raw[];
     __shared__ __align__(8) unsigned long long full[STAGES];
     const unsigned raw = smem_address(smem_raw),
@@ -48,8 +54,7 @@ __global__ void __launch_bounds__(NT)
     float* const stages = (float*)((unsigned char*)smem_raw + (base - raw));
 
     const int tid = threadIdx.x, bm = blockIdx.y * BM, bn = blockIdx.x * BN;
-    int row0, col0, step_m, step_n;
-    gemm_thread_origin(BM, BN, SPREAD_WARP, LANES_M, tid, &row0, &col0, &step_m, &step_n);
+    const async_lane o = async_lane_origin(BN, LANES_M, TN, INTERLEAVE, tid);
     const int slices = (K + BK - 1) / BK;
 
     if (tid == 0) {
@@ -86,17 +91,17 @@ __global__ void __launch_bounds__(NT)
 
     if (tid == 0)
         for (int t = 0; t < STAGES - 1 && t < slices; ++t) issue(t);
-    float acc[MICRO][MICRO] = {};
+    float acc[MICRO][TN] = {};
     for (int t = 0; t < slices; ++t) {
         /* Slice t's bytes have all landed: the barrier's phase t / STAGES completed. */
         mbarrier_wait(smem_address(&full[t % STAGES]), (unsigned)(t / STAGES) & 1);
         __syncthreads(); /* everyone is done with the stage slice t + STAGES - 1 refills */
         if (tid == 0 && t + STAGES - 1 < slices) issue(t + STAGES - 1);
         const float* as = stages + t % STAGES * STAGE_FLOATS;
-        gemm_slice_fma<BN, BK, ASYNC_A_SWIZZLED>(as, as + A_FLOATS, row0, col0, step_m, step_n,
-                                                 acc);
+        gemm_slice_fma<BN, BK, ASYNC_A_SWIZZLED, TN>(as, as + A_FLOATS, o, acc);
     }
-    gemm_store_micro_tile(C, M, N, bm + row0, bn + col0, step_m, step_n, acc, alpha, beta, 1);
+    gemm_store_micro_tile(C, M, N, bm + o.row0, bn + o.col0, o.step_m, o.step_n, acc, alpha, beta,
+                          1, o.row_step);
 #else
     (void)map_a, (void)map_b, (void)M, (void)N, (void)K, (void)alpha, (void)beta, (void)C;
     __trap();

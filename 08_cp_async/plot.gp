@@ -6,8 +6,8 @@ set datafile separator ','
 set datafile commentschars '#'
 set terminal pngcairo size 1100,620 font ',11' noenhanced
 
-kernels = "cublas ch06_best async_2 async_3 async_4 async_3_swizzled tma_3"
-colours = "#000000 #999999 #e41a1c #ff7f00 #4daf4a #377eb8 #984ea3"
+kernels = "cublas ch06_best async_3 async_3_swizzled wide_3 wide_3_swizzled tma_4 tma_wide_3 tma_wide_256"
+colours = "#000000 #999999 #e41a1c #ff7f00 #a65628 #f781bf #4daf4a #377eb8 #984ea3"
 is(v) = strcol('variant') eq v
 cube(n) = column('M') == n && column('N') == n && column('K') == n
 
@@ -38,23 +38,23 @@ plot for [i = 1:words(kernels)] $series index (i - 1) using 1:2 with linespoints
     lw (i == 1 ? 3 : 2) pt 7 lc rgb word(colours, i) title word(kernels, i)
 set datafile separator ','
 
-# Stages: the row-major kernels at 2, 3, 4 stages, and the swizzled ones, at the largest cube.
+# Stages: three families at 2, 3, 4 stages, at the largest cube: chapter 06's geometry with A
+# row-major, cuBLAS's geometry with A swizzled, the TMA (chapter 06's geometry).
 set output outdir.'/stages.png'
 unset logscale x
 stats csv using (cube(column('M')) ? column('M') : 0) nooutput
 largest = STATS_max
-set title sprintf("GFLOP/s against the number of cp.async stages, %d^3 (cuBLAS dashed)", largest)
+fam(f) = strcol('family') eq f && cube(largest) && !is('async_exercise')
+set title sprintf("GFLOP/s against the number of stages, %d^3 (cuBLAS dashed)", largest)
 set xlabel 'stages'
 set xrange [1.5:4.5]
 set xtics 1
-plot csv using 'stages':(cube(largest) && column('kernel') >= 5 && column('bk') == 8 && \
-         column('a_layout') == 0 && !is('async_exercise') ? column('gflops') : NaN) \
-         with points pt 7 ps 1.5 lc rgb '#e41a1c' title 'BK 8, A row-major', \
-     csv using 'stages':(cube(largest) && column('kernel') >= 5 && column('a_layout') == 1 ? \
-         column('gflops') : NaN) with points pt 5 ps 1.5 lc rgb '#377eb8' \
-         title 'A Swizzle<3,4,3> (BK 8, 16, 32)', \
-     csv using (2):(cube(largest) && is('cublas') ? column('gflops') : NaN) with points pt 0 \
-         notitle, \
+plot csv using 'stages':(fam('async') ? column('gflops') : NaN) with points pt 7 ps 1.5 \
+         lc rgb '#e41a1c' title 'cp.async, 256 threads, 8 x 8 a lane, A row-major', \
+     csv using 'stages':(fam('wide_swizzled') ? column('gflops') : NaN) with points pt 5 \
+         ps 1.5 lc rgb '#f781bf' title 'cp.async, 128 threads, 8 x 16 a lane, A swizzled', \
+     csv using 'stages':(fam('tma') ? column('gflops') : NaN) with points pt 9 ps 1.5 \
+         lc rgb '#4daf4a' title 'TMA, 256 threads, 8 x 8 a lane', \
      csv using (1.5):(cube(largest) && is('cublas') ? column('gflops') : NaN):(3):(0) \
          with vectors nohead dt 2 lw 2 lc rgb '#000000' title 'cuBLAS'
 

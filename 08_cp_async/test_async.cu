@@ -51,7 +51,7 @@ typedef void (*gemm_kernel)(int, int, int, float, const float*, const float*, fl
 
 template <int STAGES>
 static gemm_kernel exercise_kernel(void) {
-    return gemm_async<128, 128, 8, 256, 4, STAGES, ASYNC_A_SWIZZLED, 1>;
+    return gemm_async<128, 128, 8, 256, 4, 8, STAGES, ASYNC_A_SWIZZLED, 1>;
 }
 
 static int test_gpu(void) {

@@ -6,7 +6,7 @@
 # chapters; `common` names the shared part (common/ and calibration tests, the store experiment,
 # the probe's SASS). None means all. The whole suite in two calls of under 8 minutes each:
 #   gpu_suite.sh common 01_bank_basics 02_padding 03_xor_swizzle 04_cute_general
-#   gpu_suite.sh 05_transpose 06_gemm_tiling 07_warp_shuffle
+#   gpu_suite.sh 05_transpose 06_gemm_tiling 07_warp_shuffle 08_cp_async
 # Logs and results go to $OUT (default build/gpu_suite), packed into gpu_suite.tar.gz, with the
 # CTest summary in ctest_summary.txt.
 # CTEST_BUDGET (seconds, default 420) bounds the test step so that the results still get packed.
@@ -115,6 +115,20 @@ if named 07_warp_shuffle; then
     --size 65536 --variant strided >"$out/logs/07_strided_ncu.txt" 2>&1
   python3 scripts/ncu_shared_by_instruction.py /tmp/course_strided.ncu-rep 2>&1 |
     tee "$out/logs/07_strided_steps.txt"
+fi
+
+# Chapter 08's lesson: what holds the best kernels below cuBLAS, cuBLAS's own kernel beside them.
+if named 08_cp_async; then
+  step "08_cp_async: issue slots, stalls and occupancy at 4096^3 (ncu)"
+  stalls=$(printf 'smsp__average_warps_issue_stalled_%s_per_issue_active.ratio,' selected \
+    not_selected dispatch_stall no_instruction barrier short_scoreboard long_scoreboard wait \
+    math_pipe_throttle mio_throttle)
+  for v in cublas ch06_best async_4 wide_3_swizzled tma_wide_3; do
+    ncu --clock-control none --kernel-name regex:gemm --launch-skip 2 --launch-count 1 \
+      --metrics "${stalls}sm__cycles_elapsed.avg.per_second,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,launch__registers_per_thread,launch__block_size,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,gpu__time_duration.sum" \
+      build/bin/08_cp_async --bench --reps 1 --shape 4096x4096x4096 --variant "$v" 2>&1 |
+      sed -n '/==PROF== Disconnected/,$p'
+  done | tee "$out/logs/08_limits.txt"
 fi
 
 # Last, as it reconfigures build/ with the stubs: CI cannot run a GPU-graded exercise.
