@@ -89,9 +89,9 @@ void gemm_print_resources(const gemm_variant* v, int n) {
 
 /* ---------------------------------------------------------------- the check */
 
-/* Tolerance on ||C - ref||_F / ||ref||_F: fp32 sums of K products with random signs drift like
- * sqrt(K) roundings of FLT_EPSILON / 2; 8 FLT_EPSILON sqrt(K + 1) leaves room for that and is
- * still ~1000x below what one wrong element of a 255 x 255 result costs. */
+/* Tolerance on ||C - ref||_F / ||(alpha A B, beta C)||_F: fp32 sums of K products with random
+ * signs drift like sqrt(K) roundings of FLT_EPSILON / 2; 8 FLT_EPSILON sqrt(K + 1) leaves room
+ * for that and is still ~1000x below what one wrong element of a 255 x 255 result costs. */
 double gemm_tolerance(int K) {
     return 8.0 * FLT_EPSILON * sqrt((double)K + 1.0);
 }
@@ -109,15 +109,14 @@ static void require_memory(const char* program, gemm_shape s) {
         program, 4.0 * ((double)s.M * s.K + (double)s.K * s.N + 2.0 * s.M * s.N), what);
 }
 
-/* ||got - ref||_F / ||ref||_F (||got||_F if ref is all zeros); NaN anywhere makes it NaN. */
-static double rel_error(const float* got, const double* ref, size_t n) {
-    double d2 = 0, r2 = 0;
+/* ||got - ref||_F / scale, scale = sqrt(scale2) (1 if 0); NaN anywhere makes it NaN. */
+static double rel_error(const float* got, const double* ref, size_t n, double scale2) {
+    double d2 = 0;
     for (size_t i = 0; i < n; ++i) {
         const double d = (double)got[i] - ref[i];
         d2 += d * d;
-        r2 += ref[i] * ref[i];
     }
-    return sqrt(d2) / (r2 > 0 ? sqrt(r2) : 1.0);
+    return sqrt(d2) / (scale2 > 0 ? sqrt(scale2) : 1.0);
 }
 
 /* Every variant at one shape against a CPU reference accumulated in double. beta == 0: C starts
@@ -137,13 +136,19 @@ static int check_shape(const char* program, const gemm_variant* v, int n, gemm_s
         for (size_t i = 0; i < nc; ++i) hC0[i] = NAN;
     else
         fill_uniform(hC0, nc, seed);
+    /* The error's scale: the norm of the two terms, alpha A B and beta C, side by side rather than
+     * summed, so that a result where they cancel (1 x 1 x 1: one element) is not held to a
+     * tolerance relative to what is left of them. */
+    double scale2 = 0;
     for (int i = 0; i < s.M; ++i)
         for (int j = 0; j < s.N; ++j) {
             double dot = 0;
             for (int k = 0; k < s.K; ++k)
                 dot += (double)hA[(size_t)i * s.K + k] * hB[(size_t)k * s.N + j];
             const size_t c = (size_t)i * s.N + j;
-            ref[c] = alpha * dot + (beta == 0.0f ? 0.0 : (double)beta * hC0[c]);
+            const double old = beta == 0.0f ? 0.0 : (double)beta * hC0[c];
+            ref[c] = alpha * dot + old;
+            scale2 += alpha * dot * (alpha * dot) + old * old;
         }
     float *dA, *dB, *dC;
     CUDA_CHECK(cudaMalloc(&dA, na * 4 + 16));
@@ -159,7 +164,7 @@ static int check_shape(const char* program, const gemm_variant* v, int n, gemm_s
         v[i].launch(&c);
         CUDA_CHECK_LAUNCH();
         CUDA_CHECK(cudaMemcpy(hC, dC, nc * 4, cudaMemcpyDeviceToHost));
-        const double err = rel_error(hC, ref, nc);
+        const double err = rel_error(hC, ref, nc, scale2);
         if (!(err <= tol)) {
             printf("  %s at %dx%dx%d (alpha %g, beta %g): relative error %.3g > %.3g\n", v[i].name,
                    s.M, s.N, s.K, alpha, beta, err, tol);
@@ -288,8 +293,8 @@ int gemm_run_check(const char* program, const gemm_variant* v, int n, const cour
         n_shapes = kept;
     }
     printf("check: random inputs from --seed %llu; every shape with alpha, beta drawn (not 0 or "
-           "1), then with beta = 0 and C full of NaN; tolerance on ||C - ref|| / ||ref|| "
-           "8 FLT_EPSILON sqrt(K + 1), ref in double\n",
+           "1), then with beta = 0 and C full of NaN; tolerance on ||C - ref|| / ||(alpha A B, "
+           "beta C)|| 8 FLT_EPSILON sqrt(K + 1), ref in double\n",
            a->seed);
     int failed = 0;
     for (int i = 0; i < n_shapes; ++i) {

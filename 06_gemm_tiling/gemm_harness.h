@@ -54,7 +54,7 @@ void gemm_launch_cublas_pedantic(const gemm_call* c);
 /* Whole float4s: row lengths K (A) and N (B, C) multiples of 4, every matrix 16-byte aligned. */
 int gemm_float4_ok(const gemm_call* c);
 
-/* The tolerance on ||C - ref||_F / ||ref||_F for K products a sum. */
+/* The tolerance on ||C - ref||_F / ||(alpha A B, beta C)||_F for K products a sum. */
 double gemm_tolerance(int K);
 
 /* Lets every kernel that asks for dynamic shared memory have it (above 48 KiB a kernel must opt

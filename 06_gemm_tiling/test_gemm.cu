@@ -26,7 +26,9 @@ static void fill(float* x, size_t n, unsigned long long* seed) {
     for (size_t i = 0; i < n; ++i) x[i] = (float)(rng_u32(seed) / 2147483648.0 - 1.0);
 }
 
-/* ||got - (alpha A B + beta C0)|| / ||ref||, the reference in double; NaN stays NaN. */
+/* ||got - (alpha A B + beta C0)|| / ||(alpha A B, beta C0)||, the reference in double (the two
+ * terms' norm side by side: where they cancel, 1 x 1 x 1, what is left is no scale); NaN stays
+ * NaN. */
 static double rel_error(const float* A, const float* B, const float* C0, const float* got, int M,
                         int N, int K, float alpha, float beta) {
     double d2 = 0, r2 = 0;
@@ -35,9 +37,10 @@ static double rel_error(const float* A, const float* B, const float* C0, const f
             double dot = 0;
             for (int k = 0; k < K; ++k) dot += (double)A[(size_t)i * K + k] * B[(size_t)k * N + j];
             const size_t c = (size_t)i * N + j;
-            const double ref = alpha * dot + (beta == 0.0f ? 0.0 : (double)beta * C0[c]);
+            const double old = beta == 0.0f ? 0.0 : (double)beta * C0[c];
+            const double ref = alpha * dot + old;
             d2 += (got[c] - ref) * (got[c] - ref);
-            r2 += ref * ref;
+            r2 += alpha * dot * (alpha * dot) + old * old;
         }
     return sqrt(d2) / sqrt(r2);
 }

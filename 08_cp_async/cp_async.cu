@@ -81,8 +81,7 @@ static kernel_info* new_variant(gemm_variant* all, kernel_info* infos, int* n, c
  * counts cp.async's shared-memory writes as no store instruction (README). */
 static void model_variant(kernel_info* x, const char* name, const async_geometry* geo) {
     const char* why;
-    if (gemm_async_model(geo, &x->model, &why))
-        die("%s: the bank model refuses it: %s", name, why);
+    if (gemm_async_model(geo, &x->model, &why)) die("%s: the bank model refuses it: %s", name, why);
     x->modelled = 1;
     x->model_st = -1;
 }
@@ -176,9 +175,9 @@ static int gemm_variants(gemm_variant* v, kernel_info* x) {
     int n = 0;
     memset(v, 0, N_GEMM * sizeof *v);
     memset(x, 0, N_GEMM * sizeof *x);
-    kernel_info* k = new_variant(v, x, &n, "cublas", 0,
-                                 "cuBLAS SGEMM, default math mode (fp32 FMA, TF32 off): the baseline",
-                                 0);
+    kernel_info* k =
+        new_variant(v, x, &n, "cublas", 0,
+                    "cuBLAS SGEMM, default math mode (fp32 FMA, TF32 off): the baseline", 0);
     v[0].launch = gemm_launch_cublas;
     k->family = "cublas";
     k->model_st = -1;
@@ -217,8 +216,7 @@ static int gemm_variants(gemm_variant* v, kernel_info* x) {
         v, x, &n, "async_swizzled", "async_bk32_2", 6, "sweep: BK 32", 1);
     async_variant<128, 128, 8, 128, 8, 16, 3, ASYNC_A_ROW_MAJOR, 0>(
         v, x, &n, "wide", "wide_3", 7,
-        "cuBLAS's geometry: 128 threads, 8 x 16 a lane, 64 x 64 a warp; 3 stages, A row-major",
-        0);
+        "cuBLAS's geometry: 128 threads, 8 x 16 a lane, 64 x 64 a warp; 3 stages, A row-major", 0);
     async_variant<128, 128, 8, 128, 8, 16, 3, ASYNC_A_SWIZZLED, 0>(
         v, x, &n, "wide_swizzled", "wide_3_swizzled", 7, "the same, A through Swizzle<3,4,3>", 0);
     async_variant<128, 128, 8, 128, 8, 16, 2, ASYNC_A_SWIZZLED, 0>(
@@ -479,15 +477,16 @@ static void write_gemm_csv(const char* path, const course_device* dev, const cha
         const gemm_variant* v = m[i].v;
         const kernel_info* x = &info[v - all];
         const gemm_resources r = gemm_kernel_resources(v);
-        fprintf(f,
-                "%s,float,%d,%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.0f,%.6f,%.6f,%.6f,%d,%d,%.1f,%.4f,%.3g,"
-                "%d,%d,%d,%d,%.4f,%.4f\n",
-                csv_field(v->name), v->number, x->family, m[i].s.M, m[i].s.N, m[i].s.K, v->sweep,
-                x->bk, x->stages, x->a_layout, x->tn, v->threads, v->dynamic_smem,
-                2.0 * m[i].s.M * m[i].s.N * (double)m[i].s.K, m[i].t.median_ms, m[i].t.min_ms,
-                m[i].t.max_ms, m[i].t.reps, m[i].t.launches, m[i].gflops, m[i].of_cublas,
-                m[i].error, r.regs, r.spill_bytes, r.smem_bytes, r.blocks_per_sm, x->model_st,
-                x->modelled ? x->model.ld : -1.0);
+        fprintf(
+            f,
+            "%s,float,%d,%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.0f,%.6f,%.6f,%.6f,%d,%d,%.1f,%.4f,%.3g,"
+            "%d,%d,%d,%d,%.4f,%.4f\n",
+            csv_field(v->name), v->number, x->family, m[i].s.M, m[i].s.N, m[i].s.K, v->sweep, x->bk,
+            x->stages, x->a_layout, x->tn, v->threads, v->dynamic_smem,
+            2.0 * m[i].s.M * m[i].s.N * (double)m[i].s.K, m[i].t.median_ms, m[i].t.min_ms,
+            m[i].t.max_ms, m[i].t.reps, m[i].t.launches, m[i].gflops, m[i].of_cublas, m[i].error,
+            r.regs, r.spill_bytes, r.smem_bytes, r.blocks_per_sm, x->model_st,
+            x->modelled ? x->model.ld : -1.0);
     }
     csv_close(f, path);
     printf("wrote %s\n", path);

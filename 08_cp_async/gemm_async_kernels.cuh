@@ -24,9 +24,8 @@
 /* One K-slice of a lane's 8 x TN micro-tile from a stage: per 4 k, a float4 along k of each of
  * its 8 rows of A, then per k TN / 4 float4 of B. */
 template <int BN, int BK, int A_LAYOUT, int TN>
-static __device__ __forceinline__ void gemm_slice_fma(const float* as, const float* bs,
-                                                      const async_lane& o,
-                                                      float (&acc)[MICRO][TN]) {
+static __device__ __forceinline__ void
+gemm_slice_fma(const float* as, const float* bs, const async_lane& o, float (&acc)[MICRO][TN]) {
 #pragma unroll
     for (int kq = 0; kq < BK; kq += QUAD) {
         float4 a[MICRO];
@@ -43,7 +42,7 @@ static __device__ __forceinline__ void gemm_slice_fma(const float* as, const flo
             for (int h = 0; h < TN / QUAD; ++h) {
                 const float4 v = *(const float4*)&bs[(kq + j) * BN + o.col0 + h * o.step_n];
                 b[h * QUAD] = v.x, b[h * QUAD + 1] = v.y, b[h * QUAD + 2] = v.z,
-                         b[h * QUAD + 3] = v.w;
+                      b[h * QUAD + 3] = v.w;
             }
 #pragma unroll
             for (int i = 0; i < MICRO; ++i) {

@@ -73,7 +73,8 @@ static __device__ __forceinline__ void stage_span(float* s, const float* x, long
             cp_async_16(s + 4 * c, src, bytes);
         } else { /* the last, partial chunk: no copy reads past x[n - 1] */
 #pragma unroll
-            for (int j = 0; j < 4; ++j) cp_async_4(s + 4 * c + j, j * 4 < bytes ? src + j : x, j * 4 < bytes ? 4 : 0);
+            for (int j = 0; j < 4; ++j)
+                cp_async_4(s + 4 * c + j, j * 4 < bytes ? src + j : x, j * 4 < bytes ? 4 : 0);
         }
     }
     cp_async_commit();
