@@ -124,7 +124,9 @@ if named 08_cp_async; then
     not_selected dispatch_stall no_instruction barrier short_scoreboard long_scoreboard wait \
     math_pipe_throttle mio_throttle)
   for v in cublas ch06_best async_4 wide_3_swizzled tma_wide_3; do
-    ncu --clock-control none --kernel-name regex:gemm --launch-skip 2 --launch-count 1 \
+    # cuBLAS's kernel is named sm80_xmma_gemm_...; ours start with gemm_ (the baseline runs first).
+    [ "$v" = cublas ] && k=gemm || k='^gemm_'
+    ncu --clock-control none --kernel-name "regex:$k" --launch-skip 2 --launch-count 1 \
       --metrics "${stalls}sm__cycles_elapsed.avg.per_second,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,launch__registers_per_thread,launch__block_size,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,gpu__time_duration.sum" \
       build/bin/08_cp_async --bench --reps 1 --shape 4096x4096x4096 --variant "$v" 2>&1 |
       sed -n '/==PROF== Disconnected/,$p'
