@@ -78,16 +78,12 @@ static void vec_variant(gemm_variant* all, kernel_info* infos, int* n, const cha
                         const char* adds, int sweep) {
     gemm_variant* v = &all[*n];
     kernel_info* x = &infos[(*n)++];
-    memset(v, 0, sizeof *v);
+    gemm_variant_init(v, name, number, adds, sweep);
     memset(x, 0, sizeof *x);
-    v->name = name;
-    v->number = number;
-    v->adds = adds;
     v->launch = launch_vec<BM, BN, BK, NT, SPREAD, LANES_M, A_SLOT, B_PADDED, STAGES, MIN_BLOCKS>;
     v->kernel = (const void*)
         gemm_vec<BM, BN, BK, NT, SPREAD, LANES_M, A_SLOT, B_PADDED, STAGES, MIN_BLOCKS>;
     v->threads = NT;
-    v->sweep = sweep;
     const gemm_geometry geo = {
         BM, BN, BK, NT, (gemm_spread)SPREAD, LANES_M, (gemm_slot)A_SLOT, B_PADDED, STAGES};
     x->geo = geo;
@@ -100,11 +96,8 @@ static void plain_variant(gemm_variant* all, kernel_info* infos, int* n, const c
                           int threads, int (*model)(gemm_smem_cost*)) {
     gemm_variant* v = &all[*n];
     kernel_info* x = &infos[(*n)++];
-    memset(v, 0, sizeof *v);
+    gemm_variant_init(v, name, number, adds, 0);
     memset(x, 0, sizeof *x);
-    v->name = name;
-    v->number = number;
-    v->adds = adds;
     v->launch = launch;
     v->kernel = kernel;
     v->threads = threads;

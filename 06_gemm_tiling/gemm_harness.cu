@@ -54,6 +54,15 @@ int gemm_float4_ok(const gemm_call* c) {
            (uintptr_t)c->B % 16 == 0 && (uintptr_t)c->C % 16 == 0;
 }
 
+void gemm_variant_init(gemm_variant* v, const char* name, int number, const char* adds,
+                       int sweep) {
+    memset(v, 0, sizeof *v);
+    v->name = name;
+    v->number = number;
+    v->adds = adds;
+    v->sweep = sweep;
+}
+
 void gemm_configure(const gemm_variant* v, int n) {
     for (int i = 0; i < n; ++i)
         if (v[i].kernel && v[i].dynamic_smem)

@@ -57,6 +57,10 @@ int gemm_float4_ok(const gemm_call* c);
 /* The tolerance on ||C - ref||_F / ||(alpha A B, beta C)||_F for K products a sum. */
 double gemm_tolerance(int K);
 
+/* A variant named, numbered and described, sweep set; launch, kernel and the rest zero (the
+ * chapter fills them). */
+void gemm_variant_init(gemm_variant* v, const char* name, int number, const char* adds, int sweep);
+
 /* Lets every kernel that asks for dynamic shared memory have it (above 48 KiB a kernel must opt
  * in): call once, after the device is open and before any occupancy query or launch. */
 void gemm_configure(const gemm_variant* v, int n);

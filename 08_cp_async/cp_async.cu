@@ -66,14 +66,9 @@ typedef struct {
 
 static kernel_info* new_variant(gemm_variant* all, kernel_info* infos, int* n, const char* name,
                                 int number, const char* adds, int sweep) {
-    gemm_variant* v = &all[*n];
-    kernel_info* x = &infos[(*n)++];
-    memset(v, 0, sizeof *v);
+    kernel_info* x = &infos[*n];
+    gemm_variant_init(&all[(*n)++], name, number, adds, sweep);
     memset(x, 0, sizeof *x);
-    v->name = name;
-    v->number = number;
-    v->adds = adds;
-    v->sweep = sweep;
     return x;
 }
 
