@@ -54,8 +54,7 @@ int gemm_float4_ok(const gemm_call* c) {
            (uintptr_t)c->B % 16 == 0 && (uintptr_t)c->C % 16 == 0;
 }
 
-void gemm_variant_init(gemm_variant* v, const char* name, int number, const char* adds,
-                       int sweep) {
+void gemm_variant_init(gemm_variant* v, const char* name, int number, const char* adds, int sweep) {
     memset(v, 0, sizeof *v);
     v->name = name;
     v->number = number;
