@@ -7,8 +7,7 @@
  * plain or swizzled, against cuBLAS and chapter 06's best kernel, through chapter 06's harness
  * (gemm_harness.h: check, benchmark, summary).
  *
- * File layout: the GEMM variants, the stencil's check and benchmark, the CSVs, main.
- * STATUS: written, not yet run on a GPU. */
+ * File layout: the GEMM variants, the stencil's check and benchmark, the CSVs, main. */
 #include "bench.h"
 #include "check.h"
 #include "cli.h"
@@ -412,8 +411,8 @@ static void stencil_launch(void* p, int rep) {
 
 enum { WARMUP = 2 };
 
-/* n = 2^20 .. 2^28 floats; inputs rotated over slices of a buffer of 3x the L2, each
- * measurement going on from where the last stopped (as chapter 07). GB/s = 8 n / time. */
+/* n = 2^20 .. 2^28 floats; inputs rotated over slices of a buffer of max(2^28 floats, 3x the L2),
+ * each measurement going on from where the last stopped (as chapter 07). GB/s = 8 n / time. */
 static int bench_stencil(const course_args* a, const course_device* dev, int blocks,
                          stencil_measurement* m) {
     const long long n_max = 1LL << 28;
@@ -532,7 +531,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < N_STENCIL; ++i)
         stencil_named |= args.variant && !strcmp(STENCILS[i].name, args.variant);
     const int trap = args.variant && !strcmp(args.variant, "trap_padded");
-    if (trap && !args.check)
+    if (trap && !args.check && !args.list)
         return course_usage_error(&CLI, "trap_padded runs only with --check (its fault leaves "
                                         "the GPU context unusable)");
     if (!n_sel && !stencil_named && !trap)
@@ -557,7 +556,17 @@ int main(int argc, char** argv) {
     if (rc != EXIT_OK) return rc;
     course_device_print(&dev);
     if (trap) return run_trap();
-    if (dev.cc_major >= 9) {
+    /* The TMA needs an sm_90 GPU, the driver's encoder, and the kernels built for sm_90 (a build
+     * for older targets JIT-compiles their fallback, a trap). */
+    int tma_built = 0;
+    for (int i = 0; i < ng; ++i)
+        if (info[i].sm90) {
+            cudaFuncAttributes fa;
+            CUDA_CHECK(cudaFuncGetAttributes(&fa, g[i].kernel));
+            tma_built = fa.ptxVersion >= 90;
+            break;
+        }
+    if (dev.cc_major >= 9 && tma_built) {
         void* fn = NULL;
         cudaDriverEntryPointQueryResult found;
         CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000,
@@ -565,8 +574,9 @@ int main(int argc, char** argv) {
         if (found == cudaDriverEntryPointSuccess)
             tma_encode = (PFN_cuTensorMapEncodeTiled_v12000)fn;
     }
-    if (!tma_encode) { /* below sm_90: the TMA kernels drop out of every list */
-        printf("no TMA (compute capability %d.%d): tma_* skipped\n", dev.cc_major, dev.cc_minor);
+    if (!tma_encode) { /* the TMA kernels drop out of every list */
+        printf("no TMA (compute capability %d.%d%s): tma_* skipped\n", dev.cc_major, dev.cc_minor,
+               tma_built ? "" : ", or this build has no sm_90 code");
         int kept = 0, kept_sel = 0;
         for (int i = 0; i < ng; ++i)
             if (!info[i].sm90) g[kept] = g[i], info[kept++] = info[i];
@@ -574,7 +584,10 @@ int main(int argc, char** argv) {
             if (strncmp(sel[i].name, "tma_", 4)) sel[kept_sel++] = sel[i];
         ng = kept;
         n_sel = kept_sel;
-        if (!n_sel && !stencil_named) return EXIT_SKIPPED;
+        if (!n_sel && !stencil_named) {
+            printf("skipped: %s needs the TMA: an sm_90 GPU and a build for sm_90\n", args.variant);
+            return EXIT_SKIPPED;
+        }
     }
     gemm_cublas_open();
     gemm_configure(g, ng);

@@ -8,9 +8,11 @@
  *     time. Rows 4 apart then share banks; A_LAYOUT = ASYNC_A_SWIZZLED stores the slice through
  *     Swizzle<3,4,3> on bytes (gemm_async.h), the TMA's 128B mode, which spreads them (and
  *     ASYNC_A_PADDED is the trap: the padding that fixes scalar tiles misaligns the copies);
- *   - STAGES (2 to 4) slices are in flight, the bookkeeping pipeline.h's (EXERCISE: the
- *     learner's exercise_pipeline_step, else the same arithmetic inline).
- * Shared memory is dynamic: STAGES x (BM + BN) x BK floats, past 48 KiB for 4 stages of BK = 16.
+ *   - STAGES (2 to 4) stage buffers: STAGES - 1 slices in flight while one is computed, the
+ *     bookkeeping pipeline.h's (EXERCISE: the learner's exercise_pipeline_step, else the same
+ *     arithmetic inline).
+ * Shared memory is dynamic: STAGES x (BM + BN) x BK floats, 64 KiB for async_bk32_2, past the
+ * 48 KiB a kernel gets without opting in (gemm_configure).
  * vec: K and N multiples of 4 and 16-byte aligned matrices, so every 16-byte chunk is either
  * wholly inside or wholly outside (then zero-filled); without it, 4-byte copies. */
 #ifndef GEMM_ASYNC_KERNELS_CUH
@@ -67,7 +69,7 @@ __global__ void __launch_bounds__(NT)
     static_assert((BM / (LANES_M * MICRO)) * (BN / (32 / LANES_M * TN)) * 32 == NT,
                   "the warp tiles cover the block tile, one warp each");
     static_assert(A_LAYOUT != ASYNC_A_SWIZZLED || BM * BK % 256 == 0,
-                  "Swizzle<3,4,3> permutes whole 1 KiB blocks");
+                  "a swizzled stage is whole 1 KiB blocks: 8 lines, each XOR value once");
     constexpr int A_FLOATS = async_a_stage_floats(A_LAYOUT, BM, BK);
     extern __shared__ float4 smem_raw[];
     float* const As = (float*)smem_raw;

@@ -43,6 +43,9 @@ static void test_cpu(void) {
     EXPECT(pipeline_check(reads_in_flight, 7, 3, why, sizeof why), "missed a read in flight");
     EXPECT(pipeline_check(overwrites, 7, 3, why, sizeof why), "missed an overwrite");
     EXPECT(pipeline_check(waits_for_all, 7, 3, why, sizeof why), "missed a wait for all");
+    if (test_failures)
+        printf("hint: README.md, \"Exercise\", and the schedule drawn at the top of pipeline.h "
+               "(which slice is in which stage, and which groups are still pending, at t)\n");
 }
 
 /* ---------------------------------------------------------------- on the GPU */
