@@ -293,6 +293,14 @@ int gemm_run_check(const char* program, const gemm_variant* v, int n, const cour
     if (a->shape_given) {
         shapes[0] = gemm_shape{(int)a->shape[0], (int)a->shape[1], (int)a->shape[2]};
         n_shapes = 1;
+        /* The reference is a plain triple loop in double on one core: say so before a long wait
+         * (8192^3 is 5.5e11 multiply-adds, minutes). */
+        const double madds = (double)shapes[0].M * shapes[0].N * shapes[0].K;
+        if (madds > 1e10)
+            printf("check: note: the CPU reference computes %.2g multiply-adds in double on one "
+                   "core, which can take minutes; the benchmark compares large shapes with cuBLAS "
+                   "instead\n",
+                   madds);
     } else if (a->size_given) { /* --size N: only the shapes no larger than N */
         int kept = 0;
         for (int i = 0; i < n_shapes; ++i)
