@@ -507,14 +507,20 @@ static void write_stencil_csv(const char* gemm_path, const course_device* dev, c
 
 /* ---------------------------------------------------------------- main */
 
-static void print_variants(const gemm_variant* g, int ng) {
-    printf("The kernels (--variant NAME picks one; --list shows them all):\n");
+/* The variants: every one for --list (a line each, "number name what"); for the lesson, indented,
+ * the sweep folded into one line. */
+static void print_variants(const gemm_variant* g, int ng, int lesson) {
+    const char* pad = lesson ? "  " : "";
+    if (lesson) printf("The kernels (--variant NAME picks one; --list shows them all):\n");
     for (int i = 0; i < N_STENCIL; ++i)
-        printf("  %d %-17s %s\n", STENCILS[i].number, STENCILS[i].name, STENCILS[i].adds);
+        printf("%s%d %-17s %s\n", pad, STENCILS[i].number, STENCILS[i].name, STENCILS[i].adds);
     for (int i = 0; i < ng; ++i)
-        if (!g[i].sweep) printf("  %d %-17s %s\n", g[i].number, g[i].name, g[i].adds);
-    printf("  - the sweep (async_bk*, wide_2/4_swizzled): --list\n");
-    printf("  - trap_padded      the alignment trap: runs only as --variant trap_padded --check\n");
+        if (!lesson || !g[i].sweep)
+            printf("%s%d %-17s %s\n", pad, g[i].number, g[i].name, g[i].adds);
+    if (lesson) printf("  - the sweep (async_bk*, wide_2/4_swizzled): --list\n");
+    printf("%s- trap_padded       the alignment trap: A padded by a float a row, copies "
+           "misaligned; runs only as --variant trap_padded --check\n",
+           pad);
 }
 
 int main(int argc, char** argv) {
@@ -539,16 +545,12 @@ int main(int argc, char** argv) {
     if (stencil_named && args.shape_given)
         return course_usage_error(&CLI, "--shape is the GEMM's; %s is a stencil", args.variant);
     if (args.list) {
-        for (int i = 0; i < N_STENCIL; ++i)
-            printf("%d %-17s %s\n", STENCILS[i].number, STENCILS[i].name, STENCILS[i].adds);
-        for (int i = 0; i < ng; ++i) printf("%d %-17s %s\n", g[i].number, g[i].name, g[i].adds);
-        printf("- trap_padded       THE TRAP: A padded by a float a row, copies misaligned; runs "
-               "only as --variant trap_padded --check\n");
+        print_variants(g, ng, 0);
         return EXIT_OK;
     }
     const int lesson = !args.check && !args.bench;
     if (lesson) {
-        print_variants(g, ng);
+        print_variants(g, ng, 1);
         print_model(g, info, ng);
     }
     course_device dev;
