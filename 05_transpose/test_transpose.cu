@@ -71,8 +71,8 @@ static int test_gpu(void) {
         CUDA_CHECK(cudaMalloc(&d_out, n * 4));
         CUDA_CHECK(cudaMemcpy(d_in, h_in, n * 4, cudaMemcpyHostToDevice));
         CUDA_CHECK(cudaMemset(d_out, 0xff, n * 4)); /* NaN: never equal to an input */
-        dim3 grid((cols + TC - 1) / TC, (rows + TR - 1) / TR);
-        transpose_vec<float, TR, TC, NT, exercise_slot_fn><<<grid, NT>>>(d_in, d_out, rows, cols);
+        transpose_vec<float, TR, TC, NT, exercise_slot_fn>
+            <<<tile_grid(WRITE_ORDER, rows, cols, TR, TC), NT>>>(d_in, d_out, rows, cols);
         CUDA_CHECK_LAUNCH();
         CUDA_CHECK(cudaMemcpy(h_out, d_out, n * 4, cudaMemcpyDeviceToHost));
         size_t wrong = 0, first = 0;

@@ -59,27 +59,22 @@ static void launch_memcpy(const void* in, void* out, int rows, int cols) {
     CUDA_CHECK(cudaMemcpyAsync(out, in, (size_t)rows * cols * sizeof(T), cudaMemcpyDeviceToDevice));
 }
 
-static dim3 grid_of(int rows, int cols, int tile_rows, int tile_cols) {
-    return dim3((unsigned)((cols + tile_cols - 1) / tile_cols),
-                (unsigned)((rows + tile_rows - 1) / tile_rows));
-}
-
 template <typename T, void (*K)(const T*, T*, int, int)>
 static void launch_t32(const void* in, void* out, int rows, int cols) {
-    K<<<grid_of(rows, cols, T32, T32), dim3(T32, T32_ROWS_PER_PASS)>>>((const T*)in, (T*)out, rows,
-                                                                       cols);
+    K<<<tile_grid(READ_ORDER, rows, cols, T32, T32), dim3(T32, T32_ROWS_PER_PASS)>>>(
+        (const T*)in, (T*)out, rows, cols);
 }
 
-template <typename T, int TR, int TC, int NT, typename Slot>
+template <typename T, int TR, int TC, int NT, typename Slot, block_order ORDER>
 static void launch_vec(const void* in, void* out, int rows, int cols) {
-    transpose_vec<T, TR, TC, NT, Slot>
-        <<<grid_of(rows, cols, TR, TC), NT>>>((const T*)in, (T*)out, rows, cols);
+    transpose_vec<T, TR, TC, NT, Slot, ORDER>
+        <<<tile_grid(ORDER, rows, cols, TR, TC), NT>>>((const T*)in, (T*)out, rows, cols);
 }
 
 template <typename T, int TR, int TC, int NT>
 static void launch_copy(const void* in, void* out, int rows, int cols) {
     copy_tile_vec<T, TR, TC, NT>
-        <<<grid_of(rows, cols, TR, TC), NT>>>((const T*)in, (T*)out, rows, cols);
+        <<<tile_grid(READ_ORDER, rows, cols, TR, TC), NT>>>((const T*)in, (T*)out, rows, cols);
 }
 
 template <layout_kind L>
@@ -101,8 +96,8 @@ constexpr bool vec_fits() {
 }
 
 /* How a kernel-7 variant is built: COPY is kernel 1 at the same tile; UNSWIZZLED drops the
- * swizzle. */
-enum { COPY = 1, UNSWIZZLED = 2 };
+ * swizzle; READ_ORDERED runs the blocks in read order (tile_grid). */
+enum { COPY = 1, UNSWIZZLED = 2, READ_ORDERED = 4 };
 
 /* Kernel 7 (or 1) for T, if the tile fits. */
 template <typename T, int TR, int TC, int NT, int F>
@@ -111,12 +106,13 @@ static void set_vec(variant* v, int t) {
         typedef
             typename std::conditional<F & UNSWIZZLED, vec_unswizzled<TR>, vec_swizzle<T, TR>>::type
                 Slot;
+        constexpr block_order order = F & READ_ORDERED ? READ_ORDER : WRITE_ORDER;
         if constexpr (F & COPY) {
             v->launch[t] = launch_copy<T, TR, TC, NT>;
             v->kernel[t] = (const void*)copy_tile_vec<T, TR, TC, NT>;
         } else {
-            v->launch[t] = launch_vec<T, TR, TC, NT, Slot>;
-            v->kernel[t] = (const void*)transpose_vec<T, TR, TC, NT, Slot>;
+            v->launch[t] = launch_vec<T, TR, TC, NT, Slot, order>;
+            v->kernel[t] = (const void*)transpose_vec<T, TR, TC, NT, Slot, order>;
             vec_geometry g = {(unsigned)sizeof(T), TR, TC, NT};
             if (vec_model(&g, host_slot<Slot>, &v->model[t])) die("%s: misaligned", v->name);
             v->modelled = 1;
@@ -168,7 +164,7 @@ static variant t32_variant(const char* name, const char* adds, tile32_slot_fn sl
 #define VEC_TC 64
 #define VEC_NT 256
 
-enum { N_MAIN = 9, N_SWEEP = 9, N_VARIANTS = N_MAIN + N_SWEEP };
+enum { N_MAIN = 10, N_SWEEP = 9, N_VARIANTS = N_MAIN + N_SWEEP };
 
 static void all_variants(variant* v) {
     int n = 0;
@@ -196,6 +192,8 @@ static void all_variants(variant* v) {
         "tile_xor", "kernel 6: col ^ row, no padding (chapter 03)", t32_slot<LAYOUT_XOR>);
     v[n++] = vec_variant<VEC_TR, VEC_TC, VEC_NT, UNSWIZZLED>(
         "vec_unswizzled", "kernel 7 without its swizzle: what the conflicts cost here", 0);
+    v[n++] = vec_variant<VEC_TR, VEC_TC, VEC_NT, READ_ORDERED>(
+        "vec_read_order", "kernel 7 with its blocks in read order: what the order costs", 0);
     v[n++] = vec_variant<VEC_TR, VEC_TC, VEC_NT>(
         "vec", "kernel 7: 16-byte accesses, register transposes, Swizzle<3,log2 V,log2 TR>", 0);
     /* The sweep: kernel 7 at the other tiles and block sizes (vec is the tenth). */
@@ -216,8 +214,8 @@ static void all_variants(variant* v) {
 static void print_variants(const variant* v, int n) {
     printf("The variants (--variant NAME picks one; --list shows them all):\n");
     for (int i = 0; i < n; ++i)
-        if (!v[i].sweep) printf("  %-12s %s\n", v[i].name, v[i].adds);
-    printf("  vec_RxC_tN   the sweep: kernel 7 with an R x C tile and N threads\n");
+        if (!v[i].sweep) printf("  %-15s %s\n", v[i].name, v[i].adds);
+    printf("  vec_RxC_tN      the sweep: kernel 7 with an R x C tile and N threads\n");
 }
 
 static void print_model(const variant* v, int n) {
