@@ -5,9 +5,9 @@ set datafile separator ','
 set datafile commentschars '#'
 set terminal pngcairo size 1400,560 font ',11' noenhanced
 
-variants = "memcpy copy naive_rows naive_cols tile_plain tile_padded tile_xor vec_unswizzled vec"
+variants = "memcpy copy naive_rows naive_cols tile_plain tile_padded tile_xor vec_unswizzled vec_read_order vec"
 sweeps = "vec vec_32x32_t64 vec_32x64_t128 vec_64x32_t128 vec_64x64_t128 vec_32x128_t256 vec_128x32_t256 vec_64x128_t256 vec_128x64_t256 vec_64x128_t512"
-colours = "#000000 #999999 #e41a1c #ff7f00 #984ea3 #a65628 #4daf4a #f781bf #377eb8"
+colours = "#000000 #999999 #e41a1c #ff7f00 #984ea3 #a65628 #4daf4a #f781bf #17becf #377eb8"
 is(v, t) = strcol('variant') eq v && strcol('type') eq t
 square(v, t) = is(v, t) && column('rows') == column('cols')
 
