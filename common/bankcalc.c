@@ -2,8 +2,13 @@
  *
  *   bankcalc [--width 1|2|4|8|16] [--op load|store] [--mask HEX] O0 O1 ... O31
  *   bankcalc [--width 1|2|4|8|16] [--op load|store] [--mask HEX] --stride S [--base B]
+ *   bankcalc --op ldmatrix|stmatrix [--matrices 1|2|4] [--trans] R0 ... R(8N-1)
+ *   bankcalc --op ldmatrix|stmatrix [--matrices 1|2|4] [--trans] --stride S [--base B]
  *
  * The first form takes each lane's byte offset; the second puts lane i at B + i * S * width.
+ * ldmatrix and stmatrix (m8n8, 16-bit) take the byte offset of each 16-byte row, 8 per matrix:
+ * lane l gives row l % 8 of matrix l / 8 (--stride: row i at B + i * S * 16). Their rule is the
+ * model's hypothesis until the H200 calibration holds it, and the output says so.
  * Every active lane's access must end within the 227 KiB a block can address on sm_90: an
  * offset past it is a usage error, never a wrapped answer. The last line of a good run is always
  * "wavefronts: N ideal: I excess: E". */
@@ -20,10 +25,14 @@ enum { BLOCK_SMEM_BYTES = 227 * 1024 };
 static const char usage[] =
     "usage: bankcalc [--width 1|2|4|8|16] [--op load|store] [--mask HEX] O0 O1 ... O31\n"
     "       bankcalc [--width 1|2|4|8|16] [--op load|store] [--mask HEX] --stride S [--base B]\n"
+    "       bankcalc --op ldmatrix|stmatrix [--matrices 1|2|4] [--trans] R0 ... R(8N-1)\n"
+    "       bankcalc --op ldmatrix|stmatrix [--matrices 1|2|4] [--trans] --stride S [--base B]\n"
     "  O0..O31   byte offset of each lane's access (32 numbers, multiples of the width)\n"
     "  --stride  lane i accesses B + i * S * width bytes\n"
     "  --width   bytes per lane (default 4); --op (default load)\n"
     "  --mask    active lanes, hex, bit i = lane i (default ffffffff)\n"
+    "  ldmatrix, stmatrix: R0.. the byte offset of each 16-byte row, 8 per matrix (lane l: row\n"
+    "            l % 8 of matrix l / 8); --matrices N (default 4: .x4); --trans (the same rows)\n"
     "every active lane's offset + width must be at most 232448 bytes (227 KiB, the most shared\n"
     "memory a block can address on sm_90)\n";
 
@@ -44,9 +53,10 @@ static void print_lanes(unsigned lanes) {
 }
 
 int main(int argc, char** argv) {
-    static const char* const flags[] = {"--width", "--op", "--mask", "--stride", "--base"};
-    enum { WIDTH, OP, MASK, STRIDE, BASE, NFLAGS };
-    unsigned long long width = 4, mask = 0xffffffffu, stride = 0, base = 0;
+    static const char* const flags[] = {"--width", "--op",       "--mask", "--stride",
+                                        "--base",  "--matrices", "--trans"};
+    enum { WIDTH, OP, MASK, STRIDE, BASE, MATRICES, TRANS, NFLAGS };
+    unsigned long long width = 4, mask = 0xffffffffu, stride = 0, base = 0, matrices = 4;
     unsigned long long offset[SMEM_WARP]; /* 64-bit: a far offset must not wrap to a near one */
     smem_op op = SMEM_LOAD;
     unsigned seen = 0;
@@ -64,15 +74,22 @@ int main(int argc, char** argv) {
             if (k == NFLAGS) return fail("unknown flag '%s'", f);
             if (seen >> k & 1u) return fail("%s given twice", f);
             seen |= 1u << k;
+            if (k == TRANS) continue; /* the one flag without a value */
             const char* v = i + 1 < argc ? argv[++i] : NULL;
             if (!v) return fail("%s needs a value", f);
             if (k == WIDTH) {
                 if (course_parse_unsigned(v, 10, 16, &width) || (width & (width - 1)) || !width)
                     return fail("width must be 1, 2, 4, 8 or 16, got '%s'", v);
             } else if (k == OP) {
-                if (strcmp(v, "load") && strcmp(v, "store"))
-                    return fail("op must be load or store, got '%s'", v);
-                op = strcmp(v, "load") ? SMEM_STORE : SMEM_LOAD;
+                static const char* const ops[] = {"load", "store", "ldmatrix", "stmatrix"};
+                int o = 0;
+                while (o < 4 && strcmp(v, ops[o])) ++o;
+                if (o == 4)
+                    return fail("op must be load, store, ldmatrix or stmatrix, got '%s'", v);
+                op = (smem_op)o; /* SMEM_LOAD, SMEM_STORE, SMEM_LDMATRIX, SMEM_STMATRIX */
+            } else if (k == MATRICES) {
+                if (course_parse_unsigned(v, 10, 4, &matrices) || matrices == 0 || matrices == 3)
+                    return fail("matrices must be 1, 2 or 4, got '%s'", v);
             } else if (k == MASK) {
                 if (course_parse_unsigned(v, 16, 0xffffffffu, &mask) || !mask)
                     return fail("mask must be a non-zero hex number of at most 32 bits, got '%s'",
@@ -91,10 +108,23 @@ int main(int argc, char** argv) {
         printf("%s", usage);
         return EXIT_OK;
     }
-    int have_stride = seen >> STRIDE & 1u;
-    if (have_stride && n) return fail("give either --stride or 32 offsets, not both");
+    const int matrix = smem_is_matrix_op(op), have_stride = seen >> STRIDE & 1u;
+    if (matrix) {
+        if ((seen >> WIDTH & 1u) && width != 16)
+            return fail("ldmatrix and stmatrix move 16-byte rows (no --width %llu)", width);
+        if (seen >> MASK & 1u) return fail("--mask is --matrices' with ldmatrix and stmatrix");
+        width = 16;
+        mask = matrices == 4 ? 0xffffffffu : (1u << 8 * matrices) - 1;
+    } else if (seen >> (MATRICES)&1u || seen >> TRANS & 1u) {
+        return fail("--matrices and --trans go with --op ldmatrix or stmatrix");
+    }
+    const int want = matrix ? 8 * (int)matrices : SMEM_WARP;
+    if (have_stride && n) return fail("give either --stride or the offsets, not both");
     if ((seen >> BASE & 1u) && !have_stride) return fail("--base goes with --stride");
-    if (!have_stride && n != SMEM_WARP) return fail("need 32 offsets, one per lane; got %d", n);
+    if (!have_stride && n != want)
+        return fail(matrix ? "need %d row offsets, 8 per matrix; got %d"
+                           : "need %d offsets, one per lane; got %d",
+                    want, n);
 
     smem_access a;
     memset(&a, 0, sizeof a);
@@ -117,8 +147,13 @@ int main(int argc, char** argv) {
 
     smem_report r;
     smem_analyze(&a, &r);
-    printf("%u-byte %s, active lanes %08x\n", a.width, a.op == SMEM_LOAD ? "load" : "store",
-           a.mask);
+    if (matrix)
+        printf("%s.x%llu%s: 16-byte rows from lanes %08x (rule 4, uncalibrated: a hypothesis)\n",
+               op == SMEM_LDMATRIX ? "ldmatrix" : "stmatrix", matrices,
+               seen >> TRANS & 1u ? ".trans" : "", a.mask);
+    else
+        printf("%u-byte %s, active lanes %08x\n", a.width, a.op == SMEM_LOAD ? "load" : "store",
+               a.mask);
     printf("lane: offset -> bank%s\n", a.width > 4 ? "s" : "");
     for (int lane = 0; lane < SMEM_WARP; ++lane) {
         if (!(a.mask >> lane & 1u)) continue;
@@ -134,8 +169,12 @@ int main(int argc, char** argv) {
         print_lanes(r.lanes_in_bank[bank]);
         printf("\n");
     }
-    int groups = SMEM_WARP / r.group_lanes;
-    if (groups > 1) {
+    int groups = matrix ? (int)matrices : SMEM_WARP / r.group_lanes;
+    if (matrix) {
+        printf("served a matrix at a time, wavefronts per matrix:");
+        for (int g = 0; g < groups; ++g) printf(" %d", r.group_wavefronts[g]);
+        printf("\n");
+    } else if (groups > 1) {
         printf("served in %d groups of %d lanes, wavefronts per group:", groups, r.group_lanes);
         for (int g = 0; g < groups; ++g) printf(" %d", r.group_wavefronts[g]);
         printf("\n");

@@ -15,6 +15,10 @@
  *     the same address, or active lanes i and i^2 do; a lane whose partner is inactive does not
  *     count against it), the group doubles: the whole warp for 8-byte loads, half-warps for
  *     16-byte loads. Stores never merge groups.
+ *  4. ldmatrix and stmatrix (UNCALIBRATED: the hypothesis the H200 calibration is to confirm or
+ *     correct): each 8x8 matrix, 8 lanes' 16-byte rows, is served alone, as a quarter-warp of a
+ *     16-byte store is (rule 1, rule 2 within it, never rule 3's merge); .trans moves the same
+ *     rows and costs the same. So .x4 costs at least 4 wavefronts.
  * What the half-/quarter-warp rule of thumb misses: rule 3 (a 16-byte broadcast load is 2
  * wavefronts, not 1 and not 4; the same store is 4), and that identical half-warps are not
  * merged (lane i and lane i+16 reading one address still cost 2 wavefronts at 8 bytes). */
@@ -25,6 +29,12 @@
 const char* smem_invalid(const smem_access* a) {
     if (a->width != 1 && a->width != 2 && a->width != 4 && a->width != 8 && a->width != 16)
         return "width must be 1, 2, 4, 8 or 16 bytes";
+    if (smem_is_matrix_op(a->op) && a->width != 16)
+        return "ldmatrix and stmatrix move 16-byte rows";
+    if (smem_is_matrix_op(a->op) && a->mask != 0xffu && a->mask != 0xffffu &&
+        a->mask != 0xffffffffu)
+        return "ldmatrix and stmatrix take the rows of 1, 2 or 4 matrices from lanes 0 up "
+               "(mask ff, ffff or ffffffff)";
     for (int lane = 0; lane < SMEM_WARP; ++lane)
         if ((a->mask >> lane & 1u) && a->offset[lane] % a->width != 0)
             return "an offset is not a multiple of the access width";
@@ -70,6 +80,7 @@ static int group_wavefronts(const smem_access* a, int first, int n, smem_report*
 static int group_size(const smem_access* a) {
     int lanes = SMEM_WAVEFRONT_BYTES / (int)a->width; /* 128, 64, 32, 16 or 8 */
     if (lanes > SMEM_WARP) lanes = SMEM_WARP;
+    if (smem_is_matrix_op(a->op)) return 8; /* rule 4: a matrix at a time */
     if (a->op == SMEM_LOAD && lanes < SMEM_WARP && (lanes_pair_up(a, 1) || lanes_pair_up(a, 2)))
         lanes *= 2;
     return lanes;

@@ -14,7 +14,15 @@ extern "C" {
 
 enum { SMEM_BANKS = 32, SMEM_BANK_BYTES = 4, SMEM_WARP = 32, SMEM_WAVEFRONT_BYTES = 128 };
 
-typedef enum { SMEM_LOAD = 0, SMEM_STORE = 1 } smem_op;
+/* LDMATRIX and STMATRIX (ldmatrix / stmatrix .m8n8 .x1, .x2, .x4, 16-bit elements): lane l gives
+ * the 16-byte row l % 8 of matrix l / 8; width 16, mask 0xff, 0xffff or 0xffffffff (.x1, .x2,
+ * .x4). Their rule is a hypothesis until the H200 calibration holds it (smem_model.c). */
+typedef enum { SMEM_LOAD = 0, SMEM_STORE = 1, SMEM_LDMATRIX = 2, SMEM_STMATRIX = 3 } smem_op;
+
+/* 1 for ldmatrix and stmatrix. */
+static inline int smem_is_matrix_op(smem_op op) {
+    return op == SMEM_LDMATRIX || op == SMEM_STMATRIX;
+}
 
 /* One warp instruction: each lane's byte offset, the access width, load or store, and which
  * lanes are active (bit i = lane i). Offsets of inactive lanes are ignored. */

@@ -48,6 +48,19 @@ expect_last "wavefronts: 1 ideal: 1 excess: 0" --width 16 --base 232432 --mask 1
 expect_last "wavefronts: 1 ideal: 1 excess: 0" --mask 1 --stride 1073741824
 expect_last "wavefronts: 1 ideal: 1 excess: 0" --mask 1 $(seq 0 4 120) 99999999999
 
+# ldmatrix / stmatrix (rule 4, a hypothesis until calibrated): 8 rows a matrix, each served alone.
+expect_last "wavefronts: 4 ideal: 4 excess: 0" --op ldmatrix --stride 1
+expect_last "wavefronts: 32 ideal: 4 excess: 28" --op ldmatrix --stride 8
+expect_last "wavefronts: 1 ideal: 1 excess: 0" --op ldmatrix --matrices 1 --trans $(seq 0 144 1008)
+expect_last "wavefronts: 2 ideal: 2 excess: 0" --op stmatrix --matrices 2 --stride 1
+expect_last "wavefronts: 16 ideal: 2 excess: 14" --op stmatrix --matrices 2 $(seq 0 128 1920)
+
+expect_usage "need 16 row offsets" --op ldmatrix --matrices 2 0 16
+expect_usage "16-byte rows" --op ldmatrix --width 8 --stride 1
+expect_usage "matrices must be" --op ldmatrix --matrices 3 --stride 1
+expect_usage "go with --op ldmatrix" --trans --stride 1
+expect_usage "go with --op ldmatrix" --matrices 2 --stride 1
+expect_usage "--mask is" --op stmatrix --mask ff --stride 1
 expect_usage "need 32 offsets" $(seq 0 4 120)
 expect_usage "more than 32" $(seq 0 4 128)
 expect_usage "multiple of the access width" --width 8 $(seq32 4)

@@ -51,6 +51,40 @@ static void textbook_cases(void) {
     }
 }
 
+/* ldmatrix / stmatrix under rule 4, the hypothesis still to be calibrated: these cases hold the
+ * code to the rule as written, not the hardware. */
+static void matrix_cases(void) {
+    for (int op = SMEM_LDMATRIX; op <= SMEM_STMATRIX; ++op)
+        for (unsigned matrices = 1; matrices <= 4; matrices *= 2) {
+            /* 8 N consecutive 16-byte rows: one wavefront a matrix, the ideal. */
+            smem_access a = smem_strided(16, (smem_op)op, 1, 0);
+            a.mask = matrices == 4 ? 0xffffffffu : (1u << 8 * matrices) - 1;
+            smem_report r;
+            EXPECT(smem_analyze(&a, &r) == 0 && r.wavefronts == (int)matrices &&
+                       r.ideal == (int)matrices,
+                   "op %d x%u contiguous: %d wavefronts, ideal %d", op, matrices, r.wavefronts,
+                   r.ideal);
+            /* Rows 128 bytes apart (a 64-half row-major tile, one row a lane): 8 per matrix. */
+            smem_access col = smem_strided(16, (smem_op)op, 8, 0);
+            col.mask = a.mask;
+            EXPECT(smem_wavefronts(&col) == 8 * (int)matrices, "op %d x%u stride 128: %d", op,
+                   matrices, smem_wavefronts(&col));
+            /* The same rows through Swizzle<3,4,3> (bytes): row i of each matrix at slot i. */
+            for (int l = 0; l < 32; ++l) col.offset[l] = (unsigned)(l * 128 + (l % 8) * 16);
+            EXPECT(smem_wavefronts(&col) == (int)matrices, "op %d x%u swizzled: %d", op, matrices,
+                   smem_wavefronts(&col));
+        }
+    /* Identical rows in one matrix are read once; the same rows in all four matrices are not
+     * merged (no rule 3). */
+    smem_access same = smem_strided(16, SMEM_LDMATRIX, 0, 256);
+    EXPECT(smem_wavefronts(&same) == 4, "one row for every lane: %d", smem_wavefronts(&same));
+    smem_access bad = smem_strided(8, SMEM_LDMATRIX, 1, 0);
+    EXPECT(smem_invalid(&bad) != NULL, "an 8-byte ldmatrix accepted");
+    bad = smem_strided(16, SMEM_STMATRIX, 1, 0);
+    bad.mask = 0xfff0u;
+    EXPECT(smem_invalid(&bad) != NULL, "rows from lanes 4-15 accepted");
+}
+
 /* The pattern file's lines (not comments), each "name op width mask o0..o31". */
 enum { MAX_PATTERNS = 4096 };
 static char patterns[MAX_PATTERNS][1024];
@@ -130,6 +164,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     textbook_cases();
+    matrix_cases();
     calibration_table(argv[1], read_patterns(argv[2]));
     return test_finish("test_smem_model");
 }
