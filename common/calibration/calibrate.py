@@ -24,12 +24,28 @@ import subprocess
 import sys
 import tempfile
 
+# (wavefronts, instructions) per op family. ldmatrix and stmatrix are counted apart from the
+# shared loads and stores (op_ldsm, op_stsm); those two pairs of names are still to be confirmed
+# on the GPU (ncu --query-metrics), which is why only the families a pattern file holds are asked
+# for: the load/store table's run never depends on them.
 METRICS = {
     "load": ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
              "smsp__sass_inst_executed_op_shared_ld.sum"),
     "store": ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
               "smsp__sass_inst_executed_op_shared_st.sum"),
+    "ldmatrix": ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
+                 "smsp__sass_inst_executed_op_ldsm.sum"),
+    "stmatrix": ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",
+                 "smsp__sass_inst_executed_op_stsm.sum"),
 }
+# A pattern's op: load, store, or ldmatrix / stmatrix .x1 .x2 .x4, .trans or not.
+OPS = {"load", "store"} | {f"{k}.x{n}{t}" for k in ("ldmatrix", "stmatrix") for n in (1, 2, 4)
+                           for t in ("", ".trans")}
+
+
+def family(op):
+    """load, store, ldmatrix or stmatrix."""
+    return op.split(".")[0]
 SKIP = 77
 
 
@@ -64,7 +80,7 @@ def read_patterns(path):
             if line.startswith("#") or not line.strip():
                 continue
             p = line.split()
-            if len(p) != 36 or p[1] not in ("load", "store") or \
+            if len(p) != 36 or p[1] not in OPS or \
                     not all(x.isdigit() for x in [p[2]] + p[4:]) or \
                     not all(c in "0123456789abcdefABCDEF" for c in p[3]):
                 sys.exit(f"{path}: bad pattern line: {line.strip()[:80]}")
@@ -107,7 +123,7 @@ def profile(ncu, command, metrics):
 
 def measure(probe, patterns, ncu):
     """Runs one launch per pattern under ncu; returns [(wavefronts, instructions)] in order."""
-    metrics = sorted({m for pair in METRICS.values() for m in pair})
+    metrics = sorted({m for p in patterns for m in METRICS[family(p[1])]})
     with tempfile.TemporaryDirectory() as tmp:
         pfile = os.path.join(tmp, "patterns.txt")
         write_patterns(patterns, pfile)
@@ -116,7 +132,7 @@ def measure(probe, patterns, ncu):
         sys.exit(f"ncu profiled {len(rows)} launches for {len(patterns)} patterns")
     out = []
     for (name, op, *_), r in zip(patterns, rows):
-        wf, inst = METRICS[op]
+        wf, inst = METRICS[family(op)]
         out.append((int(r[wf]), int(r[inst])))
     return out
 
@@ -156,8 +172,8 @@ def cmd_measure(a):
                 f"launch (common/calibration/calibrate.py)\n")
         f.write(f"# gpu: {name}\n# compute capability: {cc}\n# driver: {driver}\n")
         f.write(f"# ncu: {ncu_version(ncu)}, --clock-control none\n# date: {today}\n")
-        f.write("# wavefronts: l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum\n")
-        f.write("# instructions: smsp__sass_inst_executed_op_shared_{ld,st}.sum\n")
+        for fam in sorted({family(p[1]) for p in patterns}):
+            f.write(f"# {fam}: wavefronts {METRICS[fam][0]}, instructions {METRICS[fam][1]}\n")
         f.write("name,op,width,mask,wavefronts,instructions,offsets\n")
         for (pname, op, w, mask, offs), (wf, inst) in zip(patterns, results):
             f.write(f"{pname},{op},{w},{mask:08x},{wf},{inst},{' '.join(map(str, offs))}\n")
@@ -212,6 +228,17 @@ def cmd_sass(a):
     checked, bad = set(), 0
     for k in kernels:
         name = k.split("\n", 1)[0].strip()
+        mm = re.match(r"_Z\d+probe_(ldmatrix|stmatrix)ILi(\d)ELi(\d)EE", name)
+        if mm:  # one LDSM / STSM .16.M88 (.MT88 with .trans), .2 / .4 for 2 / 4 matrices
+            kind, n, t = mm.group(1), int(mm.group(2)), int(mm.group(3))
+            found = re.findall(r"\b(LDSM|STSM|LDS|STS)(?![A-Z])((?:\.[A-Z0-9]+)*)", k)
+            want = ("LDSM" if kind == "ldmatrix" else "STSM",
+                    ".16." + ("MT88" if t else "M88") + ("" if n == 1 else f".{n}"))
+            ok = found == [want]
+            print(f"{'ok ' if ok else 'BAD'} probe_{kind}<{n}, {t}>: {[a + b for a, b in found]}")
+            checked.add((kind, n, t))
+            bad += not ok
+            continue
         m = re.match(r"_Z\d+probe_(load|store)ILi(\d+)EE", name)
         if not m:
             continue
@@ -222,7 +249,8 @@ def cmd_sass(a):
         print(f"{'ok ' if ok else 'BAD'} probe_{op}<{width}>: {[m + s for m, s in found]}")
         checked.add((op, width))
         bad += not ok
-    want = {(op, w) for op in ("load", "store") for w in (1, 2, 4, 8, 16)}
+    want = {(op, w) for op in ("load", "store") for w in (1, 2, 4, 8, 16)} | \
+        {(k, n, t) for k in ("ldmatrix", "stmatrix") for n in (1, 2, 4) for t in (0, 1)}
     if checked != want:
         sys.exit(f"expected the {len(want)} probe kernels in the SASS, found {sorted(checked)}")
     sys.exit(1 if bad else 0)

@@ -1,8 +1,9 @@
 /* smem_probe: issues exactly one shared-memory instruction per launch, one launch per line of a
  * pattern file, so that Nsight Compute can count the wavefronts of each access
  * (calibrate.py runs it). Each kernel is one warp; lane i uses offset[i] if bit i of the mask
- * is set. The PTX helpers guarantee one LDS/STS of the named width, 1 to 16 bytes
- * (calibrate.py sass checks the machine code). */
+ * is set. The PTX helpers guarantee one LDS/STS of the named width, 1 to 16 bytes, and one
+ * ldmatrix / stmatrix (m8n8, .x1 .x2 .x4, .trans or not: lane l gives row l % 8 of matrix l / 8;
+ * stmatrix needs sm_90) (calibrate.py sass checks the machine code). */
 #include "check.h"
 #include "cli.h"
 #include "device.h"
@@ -21,6 +22,73 @@ __global__ void probe_load(const unsigned* offset, unsigned mask, unsigned* sink
     if (mask >> lane & 1u) sink[lane] = word_sum(ld_shared<W>(smem_address(smem) + offset[lane]));
 }
 
+/* One ldmatrix of N matrices (1, 2, 4), .trans if T. Every lane executes it (.sync.aligned);
+ * lanes past 8 N give an address the instruction ignores. */
+template <int N, int T>
+__global__ void probe_ldmatrix(const unsigned* offset, unsigned* sink) {
+    __shared__ __align__(16) unsigned char smem[PROBE_SMEM_BYTES];
+    const unsigned lane = threadIdx.x, at = smem_address(smem) + offset[lane];
+    unsigned r0 = 0, r1 = 0, r2 = 0, r3 = 0;
+    if (N == 1 && !T)
+        asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(r0) : "r"(at));
+    if (N == 1 && T)
+        asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];"
+                     : "=r"(r0)
+                     : "r"(at));
+    if (N == 2 && !T)
+        asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"
+                     : "=r"(r0), "=r"(r1)
+                     : "r"(at));
+    if (N == 2 && T)
+        asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];"
+                     : "=r"(r0), "=r"(r1)
+                     : "r"(at));
+    if (N == 4 && !T)
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
+                     : "r"(at));
+    if (N == 4 && T)
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
+                     : "r"(at));
+    sink[lane] = r0 + r1 + r2 + r3;
+}
+
+/* One stmatrix (sm_90), the same shapes. */
+template <int N, int T>
+__global__ void probe_stmatrix(const unsigned* offset) {
+#if __CUDA_ARCH__ >= 900
+    __shared__ __align__(16) unsigned char smem[PROBE_SMEM_BYTES];
+    const unsigned lane = threadIdx.x, at = smem_address(smem) + offset[lane], v = lane;
+    if (N == 1 && !T)
+        asm volatile("stmatrix.sync.aligned.m8n8.x1.shared.b16 [%0], {%1};" ::"r"(at), "r"(v)
+                     : "memory");
+    if (N == 1 && T)
+        asm volatile("stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%0], {%1};" ::"r"(at), "r"(v)
+                     : "memory");
+    if (N == 2 && !T)
+        asm volatile("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1, %2};" ::"r"(at), "r"(v),
+                     "r"(v)
+                     : "memory");
+    if (N == 2 && T)
+        asm volatile("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%0], {%1, %2};" ::"r"(at),
+                     "r"(v), "r"(v)
+                     : "memory");
+    if (N == 4 && !T)
+        asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(at),
+                     "r"(v), "r"(v), "r"(v), "r"(v)
+                     : "memory");
+    if (N == 4 && T)
+        asm volatile(
+            "stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(at),
+            "r"(v), "r"(v), "r"(v), "r"(v)
+            : "memory");
+#else
+    (void)offset;
+    __trap();
+#endif
+}
+
 template <int W>
 __global__ void probe_store(const unsigned* offset, unsigned mask) {
     __shared__ __align__(16) unsigned char smem[PROBE_SMEM_BYTES];
@@ -30,11 +98,37 @@ __global__ void probe_store(const unsigned* offset, unsigned mask) {
     if (mask >> lane & 1u) st_shared(smem_address(smem) + offset[lane], v);
 }
 
+/* op: 0 load, 1 store (LDS/STS of width bytes), 2 ldmatrix, 3 stmatrix (of `matrices`
+ * matrices, .trans if trans; width 16, mask ff / ffff / ffffffff). */
 typedef struct {
-    char name[64];
-    int store;
+    char name[64], op_name[24];
+    int op, matrices, trans;
     unsigned width, mask, offset[32];
 } pattern;
+
+/* "load", "store", "ldmatrix.x4", "stmatrix.x2.trans", ...: 0 or -1. */
+static int parse_op(const char* f, pattern* q) {
+    q->matrices = 0;
+    q->trans = 0;
+    if (!strcmp(f, "load") || !strcmp(f, "store")) {
+        q->op = !strcmp(f, "store");
+        return 0;
+    }
+    static const char* const kinds[] = {"ldmatrix", "stmatrix"};
+    for (int k = 0; k < 2; ++k)
+        for (int n = 1; n <= 4; n *= 2)
+            for (int t = 0; t < 2; ++t) {
+                char want[24];
+                snprintf(want, sizeof want, "%s.x%d%s", kinds[k], n, t ? ".trans" : "");
+                if (!strcmp(f, want)) {
+                    q->op = 2 + k;
+                    q->matrices = n;
+                    q->trans = t;
+                    return 0;
+                }
+            }
+    return -1;
+}
 
 /* One field: digits only (cli.h's parser, shared by every program), below 2^32. */
 static int parse_field(const char* s, int base, unsigned* out) {
@@ -55,10 +149,13 @@ static int parse_pattern(char* line, pattern* q) {
     }
     if (n != FIELDS || strlen(field[0]) >= sizeof q->name) return -1;
     strcpy(q->name, field[0]);
-    q->store = !strcmp(field[1], "store");
-    if (!q->store && strcmp(field[1], "load")) return -1;
+    if (strlen(field[1]) >= sizeof q->op_name || parse_op(field[1], q)) return -1;
+    strcpy(q->op_name, field[1]);
     if (parse_field(field[2], 10, &q->width) || parse_field(field[3], 16, &q->mask)) return -1;
     if (q->width != 1 && q->width != 2 && q->width != 4 && q->width != 8 && q->width != 16)
+        return -1;
+    if (q->matrices && (q->width != 16 ||
+                        q->mask != (q->matrices == 4 ? 0xffffffffu : (1u << 8 * q->matrices) - 1)))
         return -1;
     for (int i = 0; i < 32; ++i)
         if (parse_field(field[4 + i], 10, &q->offset[i]) || q->offset[i] % q->width ||
@@ -82,7 +179,8 @@ static int read_patterns(const char* path, pattern* p, int max) {
         const char* why = !strchr(line, '\n') && !feof(f) ? "line too long"
                           : n == max                      ? "too many patterns"
                           : parse_pattern(line, &p[n])
-                              ? "want: name load|store 1|2|4|8|16 HEXMASK and 32 byte offsets"
+                              ? "want: name load|store|ldmatrix.xN[.trans]|stmatrix.xN[.trans] "
+                                "1|2|4|8|16 HEXMASK and 32 byte offsets (matrices: 16, lanes 8N)"
                               : NULL;
         if (why) {
             fprintf(stderr, "smem_probe: %s:%d: bad pattern line (%s)\n", path, lineno, why);
@@ -100,14 +198,31 @@ static int read_patterns(const char* path, pattern* p, int max) {
 
 typedef void (*load_kernel)(const unsigned*, unsigned, unsigned*);
 typedef void (*store_kernel)(const unsigned*, unsigned);
+typedef void (*ldmatrix_kernel)(const unsigned*, unsigned*);
+typedef void (*stmatrix_kernel)(const unsigned*);
 
 static void launch(const pattern* p, const unsigned* d_offset, unsigned* d_sink) {
+    if (p->matrices) { /* index: log2(matrices) * 2 + trans */
+        static const ldmatrix_kernel lds[] = {probe_ldmatrix<1, 0>, probe_ldmatrix<1, 1>,
+                                              probe_ldmatrix<2, 0>, probe_ldmatrix<2, 1>,
+                                              probe_ldmatrix<4, 0>, probe_ldmatrix<4, 1>};
+        static const stmatrix_kernel sts[] = {probe_stmatrix<1, 0>, probe_stmatrix<1, 1>,
+                                              probe_stmatrix<2, 0>, probe_stmatrix<2, 1>,
+                                              probe_stmatrix<4, 0>, probe_stmatrix<4, 1>};
+        const int k = (p->matrices == 1 ? 0 : p->matrices == 2 ? 1 : 2) * 2 + p->trans;
+        if (p->op == 3)
+            sts[k]<<<1, 32>>>(d_offset);
+        else
+            lds[k]<<<1, 32>>>(d_offset, d_sink);
+        CUDA_CHECK_LAUNCH();
+        return;
+    }
     static const load_kernel loads[] = {probe_load<1>, probe_load<2>, probe_load<4>, probe_load<8>,
                                         probe_load<16>};
     static const store_kernel stores[] = {probe_store<1>, probe_store<2>, probe_store<4>,
                                           probe_store<8>, probe_store<16>};
     int k = p->width == 1 ? 0 : p->width == 2 ? 1 : p->width == 4 ? 2 : p->width == 8 ? 3 : 4;
-    if (p->store)
+    if (p->op == 1)
         stores[k]<<<1, 32>>>(d_offset, p->mask);
     else
         loads[k]<<<1, 32>>>(d_offset, p->mask, d_sink);
@@ -132,8 +247,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < n; ++i) {
         CUDA_CHECK(cudaMemcpy(d_offset, p[i].offset, sizeof p[i].offset, cudaMemcpyHostToDevice));
         launch(&p[i], d_offset, d_sink);
-        printf("%d %s %s %u %08x\n", i, p[i].name, p[i].store ? "store" : "load", p[i].width,
-               p[i].mask);
+        printf("%d %s %s %u %08x\n", i, p[i].name, p[i].op_name, p[i].width, p[i].mask);
     }
     CUDA_CHECK(cudaFree(d_offset));
     CUDA_CHECK(cudaFree(d_sink));

@@ -29,8 +29,12 @@ printf 'row load 12 ffffffff %s\n' "$offsets" >"$tmp/width.txt"
 printf 'row copy 4 ffffffff %s\n' "$offsets" >"$tmp/op.txt"
 printf 'row load 4 ffffffff 2 %s\n' "$(seq -s ' ' 4 4 124)" >"$tmp/misaligned.txt"
 for i in $(seq 4097); do printf '%s\n' "$good"; done >"$tmp/many.txt"
+# ldmatrix / stmatrix lines: an unknown shape, a width other than 16, a mask that is not .xN's.
+printf 'm ldmatrix.x3 16 ffffffff %s\n' "$(seq -s ' ' 0 16 496)" >"$tmp/matrix_x3.txt"
+printf 'm ldmatrix.x4 8 ffffffff %s\n' "$(seq -s ' ' 0 16 496)" >"$tmp/matrix_width.txt"
+printf 'm stmatrix.x2.trans 16 ffffffff %s\n' "$(seq -s ' ' 0 16 496)" >"$tmp/matrix_mask.txt"
 
-for f in empty comment 33 31 sign width op misaligned many; do
+for f in empty comment 33 31 sign width op misaligned many matrix_x3 matrix_width matrix_mask; do
   rejects "smem_probe on a pattern file ($f)" "$probe" "$tmp/$f.txt"
 done
 for f in empty 33 31 sign; do
@@ -49,6 +53,18 @@ for f in table_empty table_33 table_31; do
 done
 rejects "test_smem_model with an empty pattern file" "$model_test" "$tmp/table_empty.csv" \
   "$tmp/empty.txt"
+
+# The committed ldmatrix / stmatrix pattern file is what make_matrix_patterns.py writes, and the
+# probe reads all of it (it stops at 77 without a GPU, after reading).
+here=$(dirname "$0")
+count=$((count + 2))
+if ! python3 "$here/make_matrix_patterns.py" | cmp -s - "$here/patterns_matrix.txt"; then
+  echo "FAILED: patterns_matrix.txt is not what make_matrix_patterns.py writes"; fails=$((fails + 1))
+fi
+"$probe" "$here/patterns_matrix.txt" >/dev/null 2>"$tmp/err"; rc=$?
+if [ $rc -ne 0 ] && [ $rc -ne 77 ]; then
+  echo "FAILED: smem_probe rejects patterns_matrix.txt: $(head -c 200 "$tmp/err")"; fails=$((fails + 1))
+fi
 
 echo "test_inputs: $((count - fails)) of $count malformed inputs rejected"
 [ $fails -eq 0 ]
