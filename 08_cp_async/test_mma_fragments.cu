@@ -3,13 +3,20 @@
  * give it delivers, in every lane's registers, exactly the elements mma.m16n8k16 expects (A with
  * ldmatrix.x4, B stored [k][n] with ldmatrix.x4.trans); and the bank model's cost of those rows
  * (rule 4, still a hypothesis) for each layout. Both halves of mma_fragments.h come from the
- * PTX ISA's fragment tables; this test proves they fit each other and the layouts, and the GPU
- * (an ldmatrix + mma on a known tile, still to write) must prove them against the hardware. */
+ * PTX ISA's fragment tables: --cpu proves they fit each other and the layouts; --gpu proves them
+ * against the hardware (sm_80+): one warp loads A (16 x 16) and B (16 x 16, stored [k][n]) from
+ * a swizzled tile with ldmatrix.x4 / .x4.trans, runs two mma.m16n8k16, and stores D through
+ * mma_d_element; small integers make every product and sum exact, so D must equal the CPU's. */
+#include "check.h"
+#include "device.h"
 #include "layout.h"
 #include "mma_fragments.h"
+#include "rng.h"
+#include "smem_access.cuh"
 #include "smem_model.h"
 #include "test_util.h"
 
+#include <cuda_fp16.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -105,7 +112,7 @@ static void check_b(const tile_layout* t, int k0, int n0, smem_access* access) {
                 }
 }
 
-int main(void) {
+static void test_cpu(void) {
     /* Row lengths 16 to 128 halves; plain, padded by 8 halves (16 bytes, the smallest padding
      * that keeps rows 16-byte aligned), and the swizzle that spreads 8 rows over 8 slots. */
     static const tile_layout layouts[] = {
@@ -132,5 +139,92 @@ int main(void) {
         check_b(t, 0, 0, &b);
         printf("%-22s %18d %18d\n", t->name, smem_wavefronts(&a), smem_wavefronts(&b));
     }
-    return test_finish("test_mma_fragments");
+}
+
+/* ---------------------------------------------------------------- on the GPU */
+
+/* One warp: A and B (16 x 16 halves each) copied into shared memory through Swizzle<1,4,3> on
+ * bytes (rows of 32 bytes: the layout test_cpu finds conflict-free; not the plain one, so that a
+ * wrong row address shows), loaded with ldmatrix, multiplied by two mma.m16n8k16 (n 0-7 and
+ * 8-15). */
+__global__ void mma_probe(const __half* A, const __half* B, float* D) {
+#if __CUDA_ARCH__ >= 800
+    __shared__ __align__(128) __half as[16 * 16], bs[16 * 16];
+    const int lane = threadIdx.x;
+    for (int e = lane; e < 256; e += 32) { /* element e = (r, c) of both tiles */
+        const unsigned at = layout_swizzle(2u * (unsigned)e, 1, 4, 3) / 2;
+        as[at] = A[e];
+        bs[at] = B[e];
+    }
+    __syncwarp();
+    int r, c;
+    ldmatrix_x4_row(lane, &r, &c);
+    const unsigned a_row = smem_address(as) + layout_swizzle(2u * (unsigned)(r * 16 + c), 1, 4, 3),
+                   b_row = smem_address(bs) + layout_swizzle(2u * (unsigned)(r * 16 + c), 1, 4, 3);
+    unsigned a[4], b[4];
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
+                 : "r"(a_row));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(b[0]), "=r"(b[1]), "=r"(b[2]), "=r"(b[3])
+                 : "r"(b_row));
+    for (int tile = 0; tile < 2; ++tile) {
+        float d[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, "
+                     "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[2 * tile]),
+                       "r"(b[2 * tile + 1]));
+        for (int i = 0; i < 4; ++i) {
+            int row, col;
+            mma_d_element(lane, i, &row, &col);
+            D[row * 16 + 8 * tile + col] = d[i];
+        }
+    }
+#else
+    (void)A, (void)B, (void)D;
+    __trap();
+#endif
+}
+
+static int test_gpu(void) {
+    course_device dev;
+    int rc = course_device_open(&dev, 8, 0, "mma.sync m16n8k16 (sm_80)");
+    if (rc != EXIT_OK) return rc;
+    __half hA[256], hB[256];
+    float a[256], b[256], want[256], got[256];
+    unsigned long long seed = 12;
+    for (int e = 0; e < 256; ++e) { /* small integers: every product and sum exact in fp32 */
+        a[e] = (float)((int)(rng_u32(&seed) % 7) - 3);
+        b[e] = (float)((int)(rng_u32(&seed) % 7) - 3);
+        hA[e] = __float2half(a[e]);
+        hB[e] = __float2half(b[e]);
+    }
+    for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 16; ++j) {
+            float s = 0.0f;
+            for (int k = 0; k < 16; ++k) s += a[i * 16 + k] * b[k * 16 + j];
+            want[i * 16 + j] = s;
+        }
+    __half *dA, *dB;
+    float* dD;
+    CUDA_CHECK(cudaMalloc(&dA, sizeof hA));
+    CUDA_CHECK(cudaMalloc(&dB, sizeof hB));
+    CUDA_CHECK(cudaMalloc(&dD, sizeof got));
+    CUDA_CHECK(cudaMemcpy(dA, hA, sizeof hA, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(dB, hB, sizeof hB, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemset(dD, 0xff, sizeof got)); /* NaN: an element no lane writes stays NaN */
+    mma_probe<<<1, 32>>>(dA, dB, dD);
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaMemcpy(got, dD, sizeof got, cudaMemcpyDeviceToHost));
+    for (int e = 0; e < 256; ++e)
+        EXPECT(got[e] == want[e], "D[%d][%d] = %g, the CPU's %g", e / 16, e % 16, got[e], want[e]);
+    CUDA_CHECK(cudaFree(dA));
+    CUDA_CHECK(cudaFree(dB));
+    CUDA_CHECK(cudaFree(dD));
+    return EXIT_OK;
+}
+
+int main(int argc, char** argv) {
+    return test_main_cpu_gpu(argc, argv, "test_mma_fragments", test_cpu, test_gpu);
 }
