@@ -25,18 +25,17 @@ import sys
 import tempfile
 
 # (wavefronts, instructions) per op family. ldmatrix and stmatrix are counted apart from the
-# shared loads and stores (op_ldsm, op_stsm); those two pairs of names are still to be confirmed
-# on the GPU (ncu --query-metrics), which is why only the families a pattern file holds are asked
-# for: the load/store table's run never depends on them.
+# shared loads and stores, by the SASS-patched counters (ncu --query-metrics on the H200 lists
+# no l1tex__..._op_ldsm hardware counter); only the families a pattern file holds are asked for.
 METRICS = {
     "load": ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
              "smsp__sass_inst_executed_op_shared_ld.sum"),
     "store": ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
               "smsp__sass_inst_executed_op_shared_st.sum"),
-    "ldmatrix": ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
-                 "smsp__sass_inst_executed_op_ldsm.sum"),
-    "stmatrix": ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",
-                 "smsp__sass_inst_executed_op_stsm.sum"),
+    "ldmatrix": ("sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
+                 "sm__sass_inst_executed_op_ldsm.sum"),
+    "stmatrix": ("sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",
+                 "sm__sass_inst_executed_op_shared_stsm.sum"),
 }
 # A pattern's op: load, store, or ldmatrix / stmatrix .x1 .x2 .x4, .trans or not.
 OPS = {"load", "store"} | {f"{k}.x{n}{t}" for k in ("ldmatrix", "stmatrix") for n in (1, 2, 4)
