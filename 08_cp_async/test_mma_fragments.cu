@@ -1,12 +1,13 @@
-/* The tensor-core part's addressing, proven on the CPU (WIP, issue 12): for 16-bit tiles stored
+/* The tensor-core part's addressing, proven on the CPU: for 16-bit tiles stored
  * plain, padded and swizzled, an ldmatrix simulated from the rows that mma_fragments.h says to
  * give it delivers, in every lane's registers, exactly the elements mma.m16n8k16 expects (A with
  * ldmatrix.x4, B stored [k][n] with ldmatrix.x4.trans); and the bank model's cost of those rows
- * (rule 4, still a hypothesis) for each layout. Both halves of mma_fragments.h come from the
- * PTX ISA's fragment tables: --cpu proves they fit each other and the layouts; --gpu proves them
- * against the hardware (sm_80+): one warp loads A (16 x 16) and B (16 x 16, stored [k][n]) from
- * a swizzled tile with ldmatrix.x4 / .x4.trans, runs two mma.m16n8k16, and stores D through
- * mma_d_element; small integers make every product and sum exact, so D must equal the CPU's. */
+ * (rule 4, calibrated: common/calibration/h200_matrix.csv) for each layout. Both halves of
+ * mma_fragments.h come from the PTX ISA's fragment tables: --cpu proves they fit each other and the
+ * layouts; --gpu proves them against the hardware (sm_80+): one warp loads A (16 x 16) and B (16 x
+ * 16, stored [k][n]) from a swizzled tile with ldmatrix.x4 / .x4.trans, runs two mma.m16n8k16, and
+ * stores D through mma_d_element; small integers make every product and sum exact, so D must equal
+ * the CPU's. */
 #include "check.h"
 #include "device.h"
 #include "layout.h"
@@ -123,8 +124,8 @@ static void test_cpu(void) {
         {"h64 Swizzle<3,4,3>", 64, 0, 3, 4, 3}, {"h128 plain", 128, 0, 0, 0, 0},
         {"h128 pad8", 128, 8, 0, 0, 0},         {"h128 Swizzle<3,4,4>", 128, 0, 3, 4, 4},
     };
-    printf("%-22s %18s %18s   (ldmatrix.x4 wavefronts by rule 4, a hypothesis; ideal 4)\n",
-           "layout", "A x4 at (0, 0)", "B x4.trans (0, 0)");
+    printf("%-22s %18s %18s   (ldmatrix.x4 wavefronts by rule 4; ideal 4)\n", "layout",
+           "A x4 at (0, 0)", "B x4.trans (0, 0)");
     for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; ++i) {
         const tile_layout* t = &layouts[i];
         fill(t);

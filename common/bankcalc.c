@@ -7,8 +7,8 @@
  *
  * The first form takes each lane's byte offset; the second puts lane i at B + i * S * width.
  * ldmatrix and stmatrix (m8n8, 16-bit) take the byte offset of each 16-byte row, 8 per matrix:
- * lane l gives row l % 8 of matrix l / 8 (--stride: row i at B + i * S * 16). Their rule is the
- * model's hypothesis until the H200 calibration holds it, and the output says so.
+ * lane l gives row l % 8 of matrix l / 8 (--stride: row i at B + i * S * 16); the model's rule 4,
+ * calibrated on the H200 (calibration/h200_matrix.csv).
  * Every active lane's access must end within the 227 KiB a block can address on sm_90: an
  * offset past it is a usage error, never a wrapped answer. The last line of a good run is always
  * "wavefronts: N ideal: I excess: E". */
@@ -148,7 +148,7 @@ int main(int argc, char** argv) {
     smem_report r;
     smem_analyze(&a, &r);
     if (matrix)
-        printf("%s.x%llu%s: 16-byte rows from lanes %08x (rule 4, uncalibrated: a hypothesis)\n",
+        printf("%s.x%llu%s: 16-byte rows from lanes %08x (rule 4: a matrix at a time)\n",
                op == SMEM_LDMATRIX ? "ldmatrix" : "stmatrix", matrices,
                seen >> TRANS & 1u ? ".trans" : "", a.mask);
     else

@@ -1,5 +1,6 @@
 /* Shared-memory bank model, calibrated on an H200 (common/calibration/h200.csv: 1066 warp
- * instructions, loads and stores at 1, 2, 4, 8 and 16 bytes; the model reproduces every row).
+ * instructions, loads and stores at 1, 2, 4, 8 and 16 bytes; h200_matrix.csv: 1092 ldmatrix and
+ * stmatrix instructions; the model reproduces every row).
  *
  * The rules:
  *  1. The warp is served in lane groups: all 32 lanes for 1-, 2- and 4-byte accesses, each
@@ -15,15 +16,16 @@
  *     the same address, or active lanes i and i^2 do; a lane whose partner is inactive does not
  *     count against it), the group doubles: the whole warp for 8-byte loads, half-warps for
  *     16-byte loads. Stores never merge groups.
- *  4. ldmatrix and stmatrix (UNCALIBRATED: the hypothesis the H200 calibration is to confirm or
- *     correct): each 8x8 matrix, 8 lanes' 16-byte rows, is served alone, as a quarter-warp of a
- *     16-byte store is (rule 1, rule 2 within it, never rule 3's merge); .trans moves the same
- *     rows and costs the same. So .x4 costs at least 4 wavefronts.
+ *  4. ldmatrix and stmatrix (calibrated on 1092 more rows, calibration/h200_matrix.csv): each
+ *     8x8 matrix, the 16-byte rows of 8 lanes, is served alone, as a quarter-warp of a 16-byte
+ *     store is (rule 1, rule 2 within it, never rule 3's merge: four matrices on the same rows
+ *     still cost 4); .trans moves the same rows and costs the same. So .xN costs at least N.
  * What the half-/quarter-warp rule of thumb misses: rule 3 (a 16-byte broadcast load is 2
  * wavefronts, not 1 and not 4; the same store is 4), and that identical half-warps are not
  * merged (lane i and lane i+16 reading one address still cost 2 wavefronts at 8 bytes). */
 #include "smem_model.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const char* smem_invalid(const smem_access* a) {
@@ -39,6 +41,29 @@ const char* smem_invalid(const smem_access* a) {
         if ((a->mask >> lane & 1u) && a->offset[lane] % a->width != 0)
             return "an offset is not a multiple of the access width";
     return 0;
+}
+
+int smem_parse_op(const char* s, smem_op* op, unsigned* matrices, int* trans) {
+    if (!strcmp(s, "load") || !strcmp(s, "store")) {
+        *op = strcmp(s, "load") ? SMEM_STORE : SMEM_LOAD;
+        *matrices = 0;
+        *trans = 0;
+        return 0;
+    }
+    static const char* const kinds[] = {"ldmatrix", "stmatrix"};
+    for (int k = 0; k < 2; ++k)
+        for (unsigned n = 1; n <= 4; n *= 2)
+            for (int t = 0; t < 2; ++t) {
+                char want[24];
+                snprintf(want, sizeof want, "%s.x%u%s", kinds[k], n, t ? ".trans" : "");
+                if (!strcmp(s, want)) {
+                    *op = k ? SMEM_STMATRIX : SMEM_LDMATRIX;
+                    *matrices = n;
+                    *trans = t;
+                    return 0;
+                }
+            }
+    return -1;
 }
 
 static int active(const smem_access* a, int lane) {

@@ -16,13 +16,18 @@ enum { SMEM_BANKS = 32, SMEM_BANK_BYTES = 4, SMEM_WARP = 32, SMEM_WAVEFRONT_BYTE
 
 /* LDMATRIX and STMATRIX (ldmatrix / stmatrix .m8n8 .x1, .x2, .x4, 16-bit elements): lane l gives
  * the 16-byte row l % 8 of matrix l / 8; width 16, mask 0xff, 0xffff or 0xffffffff (.x1, .x2,
- * .x4). Their rule is a hypothesis until the H200 calibration holds it (smem_model.c). */
+ * .x4). Rule 4 (smem_model.c), calibrated on the H200 (calibration/h200_matrix.csv). */
 typedef enum { SMEM_LOAD = 0, SMEM_STORE = 1, SMEM_LDMATRIX = 2, SMEM_STMATRIX = 3 } smem_op;
 
 /* 1 for ldmatrix and stmatrix. */
 static inline int smem_is_matrix_op(smem_op op) {
     return op == SMEM_LDMATRIX || op == SMEM_STMATRIX;
 }
+
+/* A calibration pattern's op: "load", "store", or "ldmatrix" / "stmatrix" with ".x1", ".x2" or
+ * ".x4" and an optional ".trans". Sets *op, *matrices (0 for load and store) and *trans; returns
+ * 0, or -1 (nothing set) for anything else. */
+int smem_parse_op(const char* s, smem_op* op, unsigned* matrices, int* trans);
 
 /* One warp instruction: each lane's byte offset, the access width, load or store, and which
  * lanes are active (bit i = lane i). Offsets of inactive lanes are ignored. */

@@ -60,6 +60,9 @@ if [ $calibrate -eq 1 ]; then
   time python3 common/calibration/calibrate.py measure --probe build/tools/smem_probe \
     --patterns common/calibration/patterns.txt --out "$out/h200_calibration.csv" \
     --gpu-probe build/bin/course_gpu_probe 2>&1 | tail -n 5
+  time python3 common/calibration/calibrate.py measure --probe build/tools/smem_probe \
+    --patterns common/calibration/patterns_matrix.txt --out "$out/h200_matrix.csv" \
+    --gpu-probe build/bin/course_gpu_probe 2>&1 | tail -n 5
 fi
 
 if [ $with_common -eq 1 ]; then
@@ -143,6 +146,6 @@ fi
 step "pack"
 mkdir -p "$out/results" "$out/plots"
 tar czf "$out/gpu_suite.tar.gz" -C "$out" logs results plots \
-  $( [ -f "$out/h200_calibration.csv" ] && echo h200_calibration.csv)
+  $( [ -f "$out/h200_calibration.csv" ] && echo h200_calibration.csv h200_matrix.csv)
 rm -rf "$out/logs" "$out/results" "$out/plots"
 ls -la "$out"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes patterns_matrix.txt: the ldmatrix / stmatrix accesses the calibration is to measure on
-the GPU (issue 12: the model's rule 4 is a hypothesis until this table holds it).
+the GPU (h200_matrix.csv: the table that calibrates the model's rule 4).
 
 Same line format as patterns.txt: name op width mask o0 ... o31, where op is ldmatrix.xN or
 stmatrix.xN (.trans or not), width 16, mask ff / ffff / ffffffff, and lane l's offset is the byte

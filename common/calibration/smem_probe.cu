@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "device.h"
 #include "smem_access.cuh"
+#include "smem_model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,36 +99,23 @@ __global__ void probe_store(const unsigned* offset, unsigned mask) {
     if (mask >> lane & 1u) st_shared(smem_address(smem) + offset[lane], v);
 }
 
-/* op: 0 load, 1 store (LDS/STS of width bytes), 2 ldmatrix, 3 stmatrix (of `matrices`
- * matrices, .trans if trans; width 16, mask ff / ffff / ffffffff). */
+/* op: LDS/STS of width bytes, or ldmatrix / stmatrix of `matrices` matrices, .trans if trans
+ * (width 16, mask ff / ffff / ffffffff). */
 typedef struct {
     char name[64], op_name[24];
-    int op, matrices, trans;
+    smem_op op;
+    int matrices, trans;
     unsigned width, mask, offset[32];
 } pattern;
 
-/* "load", "store", "ldmatrix.x4", "stmatrix.x2.trans", ...: 0 or -1. */
+/* "load", "store", "ldmatrix.x4", "stmatrix.x2.trans", ... (the model's parser): 0 or -1. */
 static int parse_op(const char* f, pattern* q) {
-    q->matrices = 0;
-    q->trans = 0;
-    if (!strcmp(f, "load") || !strcmp(f, "store")) {
-        q->op = !strcmp(f, "store");
-        return 0;
-    }
-    static const char* const kinds[] = {"ldmatrix", "stmatrix"};
-    for (int k = 0; k < 2; ++k)
-        for (int n = 1; n <= 4; n *= 2)
-            for (int t = 0; t < 2; ++t) {
-                char want[24];
-                snprintf(want, sizeof want, "%s.x%d%s", kinds[k], n, t ? ".trans" : "");
-                if (!strcmp(f, want)) {
-                    q->op = 2 + k;
-                    q->matrices = n;
-                    q->trans = t;
-                    return 0;
-                }
-            }
-    return -1;
+    unsigned matrices;
+    int trans;
+    if (smem_parse_op(f, &q->op, &matrices, &trans)) return -1;
+    q->matrices = (int)matrices;
+    q->trans = trans;
+    return 0;
 }
 
 /* One field: digits only (cli.h's parser, shared by every program), below 2^32. */
@@ -210,7 +198,7 @@ static void launch(const pattern* p, const unsigned* d_offset, unsigned* d_sink)
                                               probe_stmatrix<2, 0>, probe_stmatrix<2, 1>,
                                               probe_stmatrix<4, 0>, probe_stmatrix<4, 1>};
         const int k = (p->matrices == 1 ? 0 : p->matrices == 2 ? 1 : 2) * 2 + p->trans;
-        if (p->op == 3)
+        if (p->op == SMEM_STMATRIX)
             sts[k]<<<1, 32>>>(d_offset);
         else
             lds[k]<<<1, 32>>>(d_offset, d_sink);
@@ -222,7 +210,7 @@ static void launch(const pattern* p, const unsigned* d_offset, unsigned* d_sink)
     static const store_kernel stores[] = {probe_store<1>, probe_store<2>, probe_store<4>,
                                           probe_store<8>, probe_store<16>};
     int k = p->width == 1 ? 0 : p->width == 2 ? 1 : p->width == 4 ? 2 : p->width == 8 ? 3 : 4;
-    if (p->op == 1)
+    if (p->op == SMEM_STORE)
         stores[k]<<<1, 32>>>(d_offset, p->mask);
     else
         loads[k]<<<1, 32>>>(d_offset, p->mask, d_sink);
@@ -244,9 +232,9 @@ int main(int argc, char** argv) {
      * whole, not measured in part. */
     const int cc = dev.cc_major * 10 + dev.cc_minor;
     for (int i = 0; i < n; ++i)
-        if ((p[i].op == 2 && cc < 75) || (p[i].op == 3 && cc < 90)) {
+        if ((p[i].op == SMEM_LDMATRIX && cc < 75) || (p[i].op == SMEM_STMATRIX && cc < 90)) {
             printf("skipped: %s needs sm_%d; this GPU is sm_%d\n", p[i].op_name,
-                   p[i].op == 2 ? 75 : 90, cc);
+                   p[i].op == SMEM_LDMATRIX ? 75 : 90, cc);
             return EXIT_SKIPPED;
         }
 

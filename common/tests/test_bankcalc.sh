@@ -48,7 +48,7 @@ expect_last "wavefronts: 1 ideal: 1 excess: 0" --width 16 --base 232432 --mask 1
 expect_last "wavefronts: 1 ideal: 1 excess: 0" --mask 1 --stride 1073741824
 expect_last "wavefronts: 1 ideal: 1 excess: 0" --mask 1 $(seq 0 4 120) 99999999999
 
-# ldmatrix / stmatrix (rule 4, a hypothesis until calibrated): 8 rows a matrix, each served alone.
+# ldmatrix / stmatrix (rule 4): 8 rows a matrix, each served alone.
 expect_last "wavefronts: 4 ideal: 4 excess: 0" --op ldmatrix --stride 1
 expect_last "wavefronts: 32 ideal: 4 excess: 28" --op ldmatrix --stride 8
 expect_last "wavefronts: 1 ideal: 1 excess: 0" --op ldmatrix --matrices 1 --trans $(seq 0 144 1008)
