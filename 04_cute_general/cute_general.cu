@@ -191,10 +191,65 @@ static void print_bad_choices(void) {
     }
 }
 
+/* ldmatrix (rule 4): each 8x8 matrix is 8 lanes' 16-byte rows, served alone, as a quarter-warp
+ * of 16-byte loads is. An x4 of mma's A operand (K-major [m][k]) gives rows m0..m0+15 at two
+ * unit columns; B stored [k][n] through .x4.trans gives the same kind of rows. So a matrix is 8
+ * consecutive tile rows at one 16-byte column: the column read of chapter 04's 16-byte cases.
+ * Half tiles (Swizzle<B,3,S> on halves = Swizzle<B,4,S> on bytes), 64 rows. */
+static const struct {
+    unsigned row_elems;
+    int b, s; /* the right choice, M = 3 */
+} LDM_TILES[] = {{32, 2, 3}, {64, 3, 3}, {128, 3, 4}};
+static const struct { int b, s; } LDM_TRIES[] = {{1, 3}, {2, 3}, {3, 3}, {3, 4}};
+enum { LDM_ROWS = 64, LDM_PAD = 8, N_LDM_TILES = 3, N_LDM_TRIES = 4 };
+
+/* The model's worst ldmatrix.x4 over a half tile of row_elems (+ pad) halves a row. */
+static int ldmatrix_worst(unsigned row_elems, unsigned pad, int b, int s) {
+    swizzle_tile t = {2, 8, row_elems + pad, LDM_ROWS, b, b ? 3 : 0, b ? s : 0};
+    int ideal, wf = swizzle_tile_worst_ldmatrix(&t, &ideal);
+    if (wf < 0 || ideal != 4) die("ldmatrix on half[%d][%u]: no model", LDM_ROWS, row_elems);
+    return wf;
+}
+
+/* The lesson's claims, held on every run (and by the .list test): each right choice is ideal,
+ * and Swizzle<3,3,3>, the 128-byte pattern, is not on 256-byte rows. */
+static void check_ldmatrix_claims(void) {
+    for (int i = 0; i < N_LDM_TILES; ++i)
+        if (ldmatrix_worst(LDM_TILES[i].row_elems, 0, LDM_TILES[i].b, LDM_TILES[i].s) != 4)
+            die("ldmatrix: half[%d][%u] under its swizzle is not conflict-free", LDM_ROWS,
+                LDM_TILES[i].row_elems);
+    if (ldmatrix_worst(128, 0, 3, 3) == 4) die("ldmatrix: <3,3,3> on 256-byte rows is ideal");
+}
+
+static void print_ldmatrix(void) {
+    printf("\nldmatrix.x4 (mma's A operand from a K-major [m][k] half tile; B from [k][n] through\n"
+           ".x4.trans gives the same rows), wavefronts by the model, worst over a %d-row tile\n"
+           "(ideal 4). Swizzle<B,3,S> on halves is Swizzle<B,4,S> on bytes:\n",
+           LDM_ROWS);
+    printf("%-15s %6s %9s", "tile", "plain", "pad 8");
+    for (int j = 0; j < N_LDM_TRIES; ++j) printf("   <%d,3,%d>", LDM_TRIES[j].b, LDM_TRIES[j].s);
+    printf("   right\n");
+    for (int i = 0; i < N_LDM_TILES; ++i) {
+        char tile[24];
+        snprintf(tile, sizeof tile, "half[%d][%u]", LDM_ROWS, LDM_TILES[i].row_elems);
+        printf("%-15s %6d %9d", tile, ldmatrix_worst(LDM_TILES[i].row_elems, 0, 0, 0),
+               ldmatrix_worst(LDM_TILES[i].row_elems, LDM_PAD, 0, 0));
+        for (int j = 0; j < N_LDM_TRIES; ++j)
+            printf(" %9d",
+                   ldmatrix_worst(LDM_TILES[i].row_elems, 0, LDM_TRIES[j].b, LDM_TRIES[j].s));
+        printf("   <%d,3,%d>\n", LDM_TILES[i].b, LDM_TILES[i].s);
+    }
+    printf("A matrix is 8 consecutive rows at one 16-byte column: a 16-byte column read. B = 3\n"
+           "when a row holds 8 or more units, S where the row bits start (3 at 128 bytes a row,\n"
+           "4 at 256). <3,3,3>, right for 128-byte rows, is 2-way on 256-byte rows. The H200\n"
+           "measured these rows (common/calibration/h200_matrix.csv, rows h*_A_x4_k0).\n");
+}
+
 static void lesson(const tile_result* all, int n_all) {
     print_from_xor();
     print_cases();
     print_bad_choices();
+    print_ldmatrix();
     tile_model_table(all, n_all);
 }
 
@@ -231,6 +286,7 @@ static void bank_maps(FILE* f, const tile_result* all, int n_all) {
 int main(int argc, char** argv) {
     static tile_result all[N_VARIANTS];
     all_variants(all);
+    check_ldmatrix_claims();
     const tile_chapter chapter = {&CLI, "the swizzle benchmark", lesson, bank_maps, print_summary};
     return tile_main(&chapter, all, N_VARIANTS, argc, argv);
 }

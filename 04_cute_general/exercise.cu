@@ -1,5 +1,5 @@
-/* Chapter 04 exercise: write exercise_choose_swizzle (see cute_general.h and README.md,
- * "Exercise"), then run
+/* Chapter 04 exercise: write exercise_choose_swizzle and exercise_ldmatrix_swizzle (see
+ * cute_general.h and README.md, "Exercise"), then run
  *     cmake --preset exercises && cmake --build --preset exercises && ctest --preset exercises
  * The test applies your Swizzle<B,M,S> to tiles of every element size, vector width and row
  * length and checks its properties in the course's calibrated model. */
@@ -11,6 +11,15 @@ int exercise_choose_swizzle(int elem_bytes, int vec, int row_elems, int* b, int*
     (void)row_elems;
     /* TODO: M from the elements that move as one; B from how many such groups fill the
      * 32 banks (and how many a row has); S from where the row bits start. */
+    *b = *m = *s = 0; /* not written yet: no swizzle at all */
+    return 0;
+}
+
+int exercise_ldmatrix_swizzle(int elem_bytes, int row_elems, int* b, int* m, int* s) {
+    (void)elem_bytes;
+    (void)row_elems;
+    /* TODO: which rows does one 8x8 matrix of an ldmatrix.x4 read, and how are they served
+     * (README, "ldmatrix")? Then choose B, M and S as in part 1. */
     *b = *m = *s = 0; /* not written yet: no swizzle at all */
     return 0;
 }

@@ -28,3 +28,12 @@ int exercise_choose_swizzle(int elem_bytes, int vec, int row_elems, int* b, int*
     *s = lg_u > lg_r ? lg_u : lg_r;
     return 0;
 }
+
+/* An ldmatrix matrix is 8 lanes' 16-byte rows, served alone (the model's rule 4), and those rows
+ * are 8 consecutive tile rows at one 16-byte column, for A and for B through .trans alike: the
+ * column read of 16-byte vectors above, nothing new. */
+int exercise_ldmatrix_swizzle(int elem_bytes, int row_elems, int* b, int* m, int* s) {
+    if (elem_bytes != 1 && elem_bytes != 2 && elem_bytes != 4) return -1;
+    if (!is_power_of_two(row_elems) || row_elems * elem_bytes < 16) return -1;
+    return exercise_choose_swizzle(elem_bytes, 16 / elem_bytes, row_elems, b, m, s);
+}

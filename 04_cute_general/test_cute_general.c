@@ -1,7 +1,8 @@
 /* Chapter 04 exercise test: the Swizzle<B,M,S> that exercise_choose_swizzle picks for tiles of
  * 1- to 16-byte elements, vectors of up to 16 bytes and rows of 1 to 512 groups, held to its
  * properties (bijection, contiguous groups, conflict-free column and row reads in the calibrated
- * model), not to one fixed answer; and bad input gives -1. */
+ * model), not to one fixed answer; the same for exercise_ldmatrix_swizzle on int8, half and tf32
+ * tiles of 16- to 1024-byte rows read by ldmatrix.x4; and bad input gives -1. */
 #include "cute_general.h"
 #include "layout.h"
 #include "swizzle_tile.h"
@@ -14,6 +15,45 @@ enum { ROWS = 64 };
 static int worst_excess(const swizzle_tile* t, int along_column) {
     int ideal, worst = swizzle_tile_worst(t, along_column, &ideal);
     return worst < 0 ? 99 : worst - ideal;
+}
+
+/* Part 2: tiles of int8, half and tf32 with rows of 16 to 1024 bytes, every ldmatrix.x4 over
+ * them (A from a K-major tile; B from [k][n] through .trans reads the same rows). */
+static void ldmatrix_part(void) {
+    int tiles = 0, wrong = 0;
+    for (int e = 1; e <= 4; e *= 2)
+        for (int n = 16 / e; n * e <= 1024; n *= 2) {
+            swizzle_tile t = {(unsigned)e, 16u / (unsigned)e, (unsigned)n, ROWS, -1, -1, -1};
+            int rc = exercise_ldmatrix_swizzle(e, n, &t.b, &t.m, &t.s);
+            const char* invalid = rc ? "returned -1" : layout_swizzle_invalid(t.b, t.m, t.s);
+            int bijective = !invalid && swizzle_tile_bijective(&t);
+            int contiguous = bijective && swizzle_tile_units_contiguous(&t);
+            int ideal = 0, worst = contiguous ? swizzle_tile_worst_ldmatrix(&t, &ideal) : -1;
+            int ok = contiguous && worst == ideal;
+            EXPECT(ok,
+                   "ldmatrix, %d-byte elements, rows of %d (%d bytes): Swizzle<%d,%d,%d> %s, "
+                   "worst ldmatrix.x4 %d wavefronts (ideal 4)",
+                   e, n, n * e, t.b, t.m, t.s,
+                   invalid       ? invalid
+                   : !bijective  ? "is not a bijection on the tile"
+                   : !contiguous ? "splits a 16-byte row"
+                                 : "keeps its rows",
+                   worst);
+            ++tiles;
+            wrong += !ok;
+        }
+    static const int bad[][2] = {{8, 64}, {3, 64}, {0, 64}, {2, 4}, {2, 48}, {1, 0}, {4, 2}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        int b = 7, m = 7, s = 7;
+        EXPECT(exercise_ldmatrix_swizzle(bad[i][0], bad[i][1], &b, &m, &s) == -1 && b == 7 &&
+                   m == 7 && s == 7,
+               "ldmatrix (%d, %d) must give -1 and store nothing", bad[i][0], bad[i][1]);
+    }
+    if (wrong)
+        printf(
+            "\n%d of %d ldmatrix tiles are not conflict-free under your swizzle. Print the\n"
+            "rows of one matrix with bankcalc --op ldmatrix, and read README.md's \"ldmatrix\".\n",
+            wrong, tiles);
 }
 
 int main(void) {
@@ -53,5 +93,6 @@ int main(void) {
                "  ./build/bin/swizzlecalc B M S --elem-bytes E --row-elems N\n"
                "and work through README.md's \"How to choose B, M, S\".\n",
                wrong, tiles);
+    ldmatrix_part();
     return test_finish("test_cute_general");
 }

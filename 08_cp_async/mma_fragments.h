@@ -1,7 +1,7 @@
-/* Chapter 08, the tensor-core part (WIP, issue 12): where each element of an mma.m16n8k16 tile
+/* Chapter 08, the tensor-core part: where each element of an mma.m16n8k16 tile
  * lives in a warp's registers, and which shared-memory rows ldmatrix must be given so that its
  * registers are exactly those fragments. One definition for the kernel (device) and the CPU
- * test that proves the addressing (test_mma_fragments.c).
+ * test that proves the addressing (test_mma_fragments.cu).
  *
  * mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32: D (16 x 8, f32) = A (16 x 16, f16, row)
  * x B (16 x 8, f16, col) + C. Lane l: g = l / 4 (its group), t = l % 4 (its place in it).

@@ -65,3 +65,23 @@ int swizzle_tile_worst(const swizzle_tile* t, int along_column, int* ideal) {
         }
     return worst;
 }
+
+int swizzle_tile_worst_ldmatrix(const swizzle_tile* t, int* ideal) {
+    const unsigned units = t->row_elems / t->unit_elems, cols = units > 1 ? 2 : 1,
+                   rows = SMEM_WARP / cols;
+    if (t->elem_bytes * t->unit_elems != 16) return -1;
+    int worst = 0;
+    *ideal = 0;
+    for (unsigned r0 = 0; r0 + rows <= t->rows; r0 += 8)
+        for (unsigned c = 0; c + cols <= units; ++c) {
+            smem_access a = smem_strided(16, SMEM_LDMATRIX, 1, 0);
+            for (unsigned lane = 0; lane < SMEM_WARP; ++lane)
+                a.offset[lane] =
+                    swizzle_tile_slot(t, r0 + lane % rows, (c + lane / rows) * t->unit_elems) *
+                    t->elem_bytes;
+            smem_report rep;
+            if (smem_analyze(&a, &rep)) return -1;
+            if (rep.wavefronts > worst) worst = rep.wavefronts, *ideal = rep.ideal;
+        }
+    return worst;
+}
