@@ -6,6 +6,8 @@
  * Part 2 (gemm_async_kernels.cuh): chapter 06's kernel 8 fed by cp.async, 2 to 4 stages, A
  * plain or swizzled, against cuBLAS and chapter 06's best kernel, through chapter 06's harness
  * (gemm_harness.h: check, benchmark, summary).
+ * Part 3 (hgemm.cu, hgemm_kernels.cuh): an FP16 GEMM on the tensor cores, mma.sync fed by
+ * cp.async and ldmatrix, tiles plain, padded and swizzled, against cuBLAS and mma.sync's ceiling.
  *
  * File layout: the GEMM variants, the stencil's check and benchmark, the CSVs, main. */
 #include "bench.h"
@@ -16,6 +18,7 @@
 #include "gemm_async_kernels.cuh"
 #include "gemm_harness.h"
 #include "gemm_tma_kernels.cuh"
+#include "hgemm.h"
 #include "rng.h"
 #include "stencil_kernels.cuh"
 
@@ -28,7 +31,8 @@
 static const course_cli CLI = {
     "08_cp_async",
     "cp.async: a stencil staged with plain loads, cp.async and two stages; chapter 06's SGEMM\n"
-    "fed by cp.async in 2 to 4 stages, A plain or swizzled, against cuBLAS.",
+    "fed by cp.async in 2 to 4 stages, A plain or swizzled, against cuBLAS; an FP16 GEMM on the\n"
+    "tensor cores (cp.async, ldmatrix, mma.sync) against cuBLAS and mma.sync's ceiling.",
     "the GEMM benchmark's largest cube N^3, as chapter 06 (the stencil runs\n"
     "                  at 2^20 .. 2^28 floats); with --check, the largest GEMM dimension\n"
     "                  checked, and n up to N^2 for the stencil",
@@ -521,6 +525,7 @@ static void print_variants(const gemm_variant* g, int ng, int lesson) {
     printf("%s- trap_padded       the alignment trap: A padded by a float a row, copies "
            "misaligned; runs only as --variant trap_padded --check\n",
            pad);
+    hgemm_list(pad, lesson);
 }
 
 int main(int argc, char** argv) {
@@ -532,6 +537,7 @@ int main(int argc, char** argv) {
     int ng = gemm_variants(g, info);
     if (ng != N_GEMM) die("%d GEMM variants, expected %d", ng, N_GEMM);
     int n_sel = 0, stencil_named = 0;
+    const int hgemm_named = args.variant && hgemm_has_variant(args.variant);
     for (int i = 0; i < ng; ++i)
         if (!args.variant || !strcmp(g[i].name, args.variant)) sel[n_sel++] = g[i];
     for (int i = 0; i < N_STENCIL; ++i)
@@ -540,7 +546,7 @@ int main(int argc, char** argv) {
     if (trap && !args.check && !args.list)
         return course_usage_error(&CLI, "trap_padded runs only with --check (its fault leaves "
                                         "the GPU context unusable)");
-    if (!n_sel && !stencil_named && !trap)
+    if (!n_sel && !stencil_named && !trap && !hgemm_named)
         return course_usage_error(&CLI, "no variant '%s' (see --list)", args.variant);
     if (stencil_named && args.shape_given)
         return course_usage_error(&CLI, "--shape is the GEMM's; %s is a stencil", args.variant);
@@ -552,6 +558,7 @@ int main(int argc, char** argv) {
     if (lesson) {
         print_variants(g, ng, 1);
         print_model(g, info, ng);
+        hgemm_print_model();
     }
     course_device dev;
     rc = course_device_open(&dev, 8, 0, "cp.async (sm_80)");
@@ -586,7 +593,7 @@ int main(int argc, char** argv) {
             if (strncmp(sel[i].name, "tma_", 4)) sel[kept_sel++] = sel[i];
         ng = kept;
         n_sel = kept_sel;
-        if (!n_sel && !stencil_named) {
+        if (!n_sel && !stencil_named && !hgemm_named) {
             printf("skipped: %s needs the TMA: an sm_90 GPU and a build for sm_90\n", args.variant);
             return EXIT_SKIPPED;
         }
@@ -599,12 +606,14 @@ int main(int argc, char** argv) {
     if (args.check || lesson) {
         unsigned long long seed = args.seed;
         int failed = 0;
-        if (!n_sel || stencil_named || !args.variant)
+        if ((!n_sel && !hgemm_named) || stencil_named || !args.variant)
             failed |= check_stencil(&seed, args.size_given ? args.size * args.size : 1000003,
                                     stencil_named ? args.variant : NULL);
         if (n_sel && !stencil_named)
             failed |= gemm_run_check(CLI.program, sel, n_sel, &args,
                                      args.size_given ? (int)args.size : 1024) != EXIT_OK;
+        if (!args.variant || hgemm_named)
+            failed |= hgemm_check(CLI.program, &args, &seed, hgemm_named ? args.variant : NULL);
         if (failed || args.check) return failed ? EXIT_CHECK_FAILED : EXIT_OK;
     }
     static stencil_measurement sm[64];
@@ -613,7 +622,7 @@ int main(int argc, char** argv) {
         n_sm = bench_stencil(&args, &dev, blocks, sm);
     static gemm_measurement m[512];
     int n_m = 0, bad = 0;
-    if (!stencil_named) {
+    if (!stencil_named && !hgemm_named) {
         n_m = gemm_run_bench(CLI.program, g, ng, &args, m);
         gemm_print_measurements(m, n_m);
         for (int i = 0; i < n_m; ++i) bad |= gemm_wrong(&m[i]);
@@ -623,6 +632,9 @@ int main(int argc, char** argv) {
         write_stencil_csv(args.csv, &dev, args.command_line, sm, n_sm);
     }
     if (lesson) gemm_print_summary(CLI.program, &dev, g, ng, m, n_m, &args);
+    if (!args.variant || hgemm_named)
+        bad |= hgemm_bench(CLI.program, &args, &dev, hgemm_named ? args.variant : NULL, args.csv,
+                           lesson);
     if (bad) printf("benchmark: some outputs were WRONG (see above)\n");
     return bad ? EXIT_CHECK_FAILED : EXIT_OK;
 }

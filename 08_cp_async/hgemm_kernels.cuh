@@ -1,0 +1,265 @@
+/* Chapter 08, the tensor-core part: an FP16 GEMM with FP32 accumulation on mma.sync.m16n8k16,
+ * C = alpha * A * B + beta * C, A (M x K) and B (K x N) row-major halves, C row-major floats, as
+ * chapter 06 keeps its matrices.
+ *
+ * Each block computes a BM x BN tile of C with WARPS_M x WARPS_N warps of 64 x 64. Its slices of
+ * A (BM x BK, K-major) and of B (BK x BN, [k][n]) come through a STAGES-deep cp.async pipeline
+ * into shared tiles in one of three layouts, and every warp reads them with ldmatrix: .x4 for A
+ * (16 rows m at two 16-byte columns k), .x4.trans for B (16 rows k at two 16-byte columns n:
+ * the B registers of two n8 tiles). mma_fragments.h says which rows, test_mma_fragments proves it.
+ *
+ * An ldmatrix matrix is 8 consecutive tile rows at one 16-byte column, served alone (the model's
+ * rule 4, calibrated): conflict-free when those 8 rows sit in 8 different 16-byte slots of the
+ * 128-byte bank line. Plain rows of 64 bytes (BK = 32) put 8 rows in 4 slots (2-way on every
+ * matrix of A); rows of 256 bytes (BN = 128) put them all in one (8-way on B). HG_PADDED adds 8
+ * halves to each row (16 bytes: rows walk the slots); HG_SWIZZLED keeps the tile dense under
+ * chapter 04's choice, Swizzle<B,3,S> on half offsets with B = min(3, log2 units), S = max(3,
+ * log2 units) for rows of `units` 16-byte units (exercise_ldmatrix_swizzle's answer): A at
+ * BK = 32 <2,3,3>, B at BN = 128 <3,3,4>. The cp.async stores of both fill whole 128-byte lines
+ * per quarter-warp in every layout.
+ *
+ * Edges: with K and N multiples of 8 (every row 16-byte aligned) a 16-byte chunk is wholly inside
+ * or outside the matrix, and cp.async's zero-fill writes zeros for the outside ones. Other shapes
+ * (ALIGNED = 0) load the same chunks half by half through registers. */
+#ifndef HGEMM_KERNELS_CUH
+#define HGEMM_KERNELS_CUH
+
+#include "async_copy.cuh"
+#include "layout.h"
+
+#include <cuda_fp16.h>
+
+enum hgemm_layout { HG_PLAIN, HG_PADDED, HG_SWIZZLED };
+
+constexpr __host__ __device__ int hg_log2(int x) {
+    return x <= 1 ? 0 : 1 + hg_log2(x / 2);
+}
+
+/* A shared tile of ROWS x COLS halves in LAYOUT: where element (r, c) lives, in halves (c a
+ * multiple of 8 for a 16-byte chunk, which every layout keeps whole). */
+template <int ROWS, int COLS, int LAYOUT>
+struct hg_tile {
+    static constexpr int UNITS = COLS / 8, STRIDE = COLS + (LAYOUT == HG_PADDED ? 8 : 0);
+    static constexpr int B = hg_log2(UNITS) < 3 ? hg_log2(UNITS) : 3;
+    static constexpr int S = hg_log2(UNITS) > 3 ? hg_log2(UNITS) : 3;
+    static constexpr int HALVES = ROWS * STRIDE;
+    static __device__ __forceinline__ int at(int r, int c) {
+        return LAYOUT == HG_SWIZZLED ? (int)layout_swizzle((unsigned)(r * COLS + c), B, 3, S)
+                                     : r * STRIDE + c;
+    }
+};
+
+template <int BM, int BN, int BK, int LAYOUT>
+struct hg_stage {
+    typedef hg_tile<BM, BK, LAYOUT> A;
+    typedef hg_tile<BK, BN, LAYOUT> B;
+    static constexpr int HALVES = A::HALVES + B::HALVES;
+};
+
+template <int BM, int BN, int BK, int STAGES, int LAYOUT>
+constexpr __host__ __device__ int hgemm_smem_bytes() {
+    return STAGES * hg_stage<BM, BN, BK, LAYOUT>::HALVES * 2;
+}
+
+static __device__ __forceinline__ void ldmatrix_x4(unsigned (&r)[4], const __half* p) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(smem_address(p)));
+}
+
+static __device__ __forceinline__ void ldmatrix_x4_trans(unsigned (&r)[4], const __half* p) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(smem_address(p)));
+}
+
+/* d += a (16 x 16) * b (16 x 8): registers as mma_fragments.h lays them out. */
+static __device__ __forceinline__ void mma_16816(float (&d)[4], const unsigned (&a)[4], unsigned b0,
+                                                 unsigned b1) {
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+        "{%8, %9}, {%0, %1, %2, %3};"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+/* One 16-byte chunk into the tile at dst, of which the first n halves (0..8) at src lie inside
+ * the matrix: cp.async with zero-fill when rows are 16-byte aligned (n is then 0 or 8), half by
+ * half through registers otherwise. */
+template <int ALIGNED>
+static __device__ __forceinline__ void hg_load_chunk(__half* dst, const __half* src, int n,
+                                                     const __half* safe) {
+    if (ALIGNED) {
+        cp_async_16(dst, n > 0 ? src : safe, n > 0 ? 16 : 0);
+    } else {
+        __align__(16) __half v[8];
+#pragma unroll
+        for (int j = 0; j < 8; ++j) v[j] = j < n ? src[j] : __half(0.0f);
+        *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(v);
+    }
+}
+
+static __device__ __forceinline__ int hg_clamp8(int n) {
+    return n < 0 ? 0 : n > 8 ? 8 : n;
+}
+
+/* Block b's tile (tm, tn): the grid is one row of blocks, numbered down GROUP tile-rows at a
+ * time, so that the blocks in flight share B's columns and A's rows in L2 (at 8192^3 each
+ * operand is 128 MiB, twice the L2: row-major order would read B from DRAM once per tile-row). */
+template <int GROUP>
+static __device__ __forceinline__ void hg_tile_of(int b, int tiles_m, int tiles_n, int* tm,
+                                                  int* tn) {
+    const int per_group = GROUP * tiles_n, first = b / per_group * GROUP;
+    const int rows = tiles_m - first < GROUP ? tiles_m - first : GROUP, k = b % per_group;
+    *tm = first + k % rows;
+    *tn = k / rows;
+}
+
+template <int BM, int BN, int BK, int WARPS_M, int WARPS_N, int STAGES, int LAYOUT, int ALIGNED>
+__global__ void __launch_bounds__(WARPS_M* WARPS_N * 32)
+    hgemm_mma(const __half* __restrict__ A, const __half* __restrict__ B, float* __restrict__ C,
+              int M, int N, int K, float alpha, float beta) {
+    constexpr int NT = WARPS_M * WARPS_N * 32, MT = 4, NT8 = 8, KS = BK / 16;
+    typedef hg_stage<BM, BN, BK, LAYOUT> Stage;
+    typedef typename Stage::A TA;
+    typedef typename Stage::B TB;
+    static_assert(BM == 64 * WARPS_M && BN == 64 * WARPS_N, "64 x 64 per warp");
+    static_assert(KS % 2 == 0 && (BM * BK / 8) % NT == 0 && (BK * BN / 8) % NT == 0,
+                  "an even number of k16 steps a slice; whole chunks per thread");
+    static_assert(STAGES >= 2 && STAGES <= 4, "2 to 4 stages (cp_async_wait)");
+    extern __shared__ uint4 hg_smem[];
+    __half* const smem = reinterpret_cast<__half*>(hg_smem);
+
+    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    const int wm = warp / WARPS_N * 64, wn = warp % WARPS_N * 64;
+    int tm, tn;
+    hg_tile_of<8>(blockIdx.x, (M + BM - 1) / BM, (N + BN - 1) / BN, &tm, &tn);
+    const int bm = tm * BM, bn = tn * BN;
+    const int slices = (K + BK - 1) / BK;
+
+    /* Slice t into stage t % STAGES. Thread tid's chunks: of A, rows a_r + A_STEP i at unit
+     * a_u; of B, rows b_r + B_STEP i at unit b_u. The steps are multiples of 8 rows, which no
+     * layout's row step changes the swizzle of: one shared offset and one pointer per operand,
+     * the rest constants. */
+    constexpr int A_UNITS = BK / 8, B_UNITS = BN / 8, A_STEP = NT / A_UNITS, B_STEP = NT / B_UNITS;
+    static_assert(A_STEP % 8 == 0 && B_STEP % 8 == 0, "chunk rows 8 apart");
+    const int a_r = tid / A_UNITS, a_u = tid % A_UNITS, b_r = tid / B_UNITS, b_u = tid % B_UNITS;
+    const int a_dst = TA::at(a_r, 8 * a_u), b_dst = TB::at(b_r, 8 * b_u);
+    const __half* const a_src = A + (size_t)(bm + a_r) * K + 8 * a_u;
+    const __half* const b_src = B + (size_t)b_r * N + bn + 8 * b_u;
+    auto load = [&](int t) {
+        __half* a = smem + t % STAGES * Stage::HALVES + a_dst;
+        __half* b = smem + t % STAGES * Stage::HALVES + TA::HALVES + b_dst;
+        const int a_n = hg_clamp8(K - t * BK - 8 * a_u), b_n = hg_clamp8(N - bn - 8 * b_u);
+#pragma unroll
+        for (int i = 0; i < BM / A_STEP; ++i)
+            hg_load_chunk<ALIGNED>(a + i * A_STEP * TA::STRIDE,
+                                   a_src + (size_t)i * A_STEP * K + t * BK,
+                                   bm + a_r + i * A_STEP < M ? a_n : 0, A);
+#pragma unroll
+        for (int i = 0; i < BK / B_STEP; ++i)
+            hg_load_chunk<ALIGNED>(b + i * B_STEP * TB::STRIDE,
+                                   b_src + (size_t)(t * BK + i * B_STEP) * N,
+                                   t * BK + b_r + i * B_STEP < K ? b_n : 0, B);
+    };
+    /* The warp's fragments of k16 step ks of slice t: A rows wm + 16 i + lane % 16 at k
+     * 16 ks + 8 (lane / 16); B rows k 16 ks + lane % 16 at n wn + 16 j + 8 (lane / 16). Every
+     * layout keeps a whole row step additive (16 rows move no bit the swizzle reads: its YYY are
+     * row bits 0..2, or 1..2 / 2 at 64- / 32-byte rows), so the lane's offsets are computed once,
+     * for i = 0 and ks = 0, and the rest are constants. */
+    int a_off[KS], b_off[NT8 / 2];
+#pragma unroll
+    for (int ks = 0; ks < KS; ++ks) a_off[ks] = TA::at(wm + lane % 16, 16 * ks + 8 * (lane / 16));
+#pragma unroll
+    for (int j = 0; j < NT8 / 2; ++j) b_off[j] = TB::at(lane % 16, wn + 16 * j + 8 * (lane / 16));
+    unsigned af[2][MT][4], bf[2][NT8 / 2][4];
+    auto fragments = [&](int buf, int t, int ks) {
+        const __half* a = smem + t % STAGES * Stage::HALVES;
+        const __half* b = a + TA::HALVES + 16 * ks * TB::STRIDE;
+#pragma unroll
+        for (int i = 0; i < MT; ++i) ldmatrix_x4(af[buf][i], a + a_off[ks] + 16 * i * TA::STRIDE);
+#pragma unroll
+        for (int j = 0; j < NT8 / 2; ++j) ldmatrix_x4_trans(bf[buf][j], b + b_off[j]);
+    };
+
+    float acc[MT][NT8][4] = {};
+#pragma unroll
+    for (int t = 0; t < STAGES - 1; ++t) {
+        if (t < slices) load(t);
+        cp_async_commit();
+    }
+    cp_async_wait(STAGES - 2); /* slice 0 has landed, for this thread */
+    __syncthreads();           /* and for everyone */
+    if (slices > 0) fragments(0, 0, 0);
+    /* Step ks of slice t computes on fragments loaded one step earlier, while the next step's
+     * load: the warp never waits for its own ldmatrix. Before the last step of a slice the block
+     * waits for slice t + 1 and passes a barrier (after which slice t - 1's stage, read by
+     * everyone, is free); the first step of the next slice refills that stage. */
+    for (int t = 0; t < slices; ++t) {
+#pragma unroll
+        for (int ks = 0; ks < KS; ++ks) {
+            if (ks == KS - 1) {
+                cp_async_wait(STAGES - 2);
+                __syncthreads();
+            }
+            if (ks == 0) {
+                if (t + STAGES - 1 < slices) load(t + STAGES - 1);
+                cp_async_commit();
+            }
+            if (ks + 1 < KS)
+                fragments((ks + 1) % 2, t, ks + 1);
+            else if (t + 1 < slices)
+                fragments(0, t + 1, 0);
+#pragma unroll
+            for (int i = 0; i < MT; ++i)
+#pragma unroll
+                for (int j = 0; j < NT8; ++j)
+                    mma_16816(acc[i][j], af[ks % 2][i], bf[ks % 2][j / 2][2 * (j % 2)],
+                              bf[ks % 2][j / 2][2 * (j % 2) + 1]);
+        }
+    }
+    cp_async_wait(0);
+
+    /* D's floats 2h, 2h + 1 of tile (i, j): row g + 8 h, columns 2 q, 2 q + 1 (mma_d_element). */
+    const int g = lane / 4, q = lane % 4;
+    const bool pairs = N % 2 == 0; /* a float2 store is aligned */
+#pragma unroll
+    for (int i = 0; i < MT; ++i)
+#pragma unroll
+        for (int j = 0; j < NT8; ++j)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int r = bm + wm + 16 * i + g + 8 * h, c = bn + wn + 8 * j + 2 * q;
+                if (r >= M || c >= N) continue;
+                float* out = C + (size_t)r * N + c;
+                float2 v = make_float2(alpha * acc[i][j][2 * h], alpha * acc[i][j][2 * h + 1]);
+                if (pairs) {
+                    if (beta != 0.0f) {
+                        const float2 old = *reinterpret_cast<const float2*>(out);
+                        v.x += beta * old.x;
+                        v.y += beta * old.y;
+                    }
+                    *reinterpret_cast<float2*>(out) = v;
+                } else {
+                    out[0] = beta == 0.0f ? v.x : v.x + beta * out[0];
+                    if (c + 1 < N) out[1] = beta == 0.0f ? v.y : v.y + beta * out[1];
+                }
+            }
+}
+
+/* The ceiling: mma.sync with its operands in registers, 8 independent accumulators per warp, no
+ * memory in the loop. Each thread adds its accumulators into out so the work is kept. */
+__global__ void __launch_bounds__(256) mma_ceiling(int iters, float* out) {
+    unsigned a[4], b0 = 0x3c003c00u ^ threadIdx.x, b1 = b0;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) a[i] = 0x3c003c00u + i + threadIdx.x; /* halves near 1.0 */
+    float d[8][4] = {};
+    for (int it = 0; it < iters; ++it)
+#pragma unroll
+        for (int k = 0; k < 8; ++k) mma_16816(d[k], a, b0, b1);
+    float s = 0.0f;
+#pragma unroll
+    for (int k = 0; k < 8; ++k) s += d[k][0] + d[k][1] + d[k][2] + d[k][3];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+#endif
