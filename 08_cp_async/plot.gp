@@ -1,6 +1,7 @@
 # Chapter 08: GFLOP/s against N for N^3 products (cuBLAS in black, chapter 06's best in grey, the
 # cp.async kernels); GFLOP/s against the number of stages at the largest cube; the stencil's
-# GB/s against n (from the _stencil.csv next to the CSV).
+# GB/s against n (from the _stencil.csv next to the CSV); the tensor-core GEMM's TFLOP/s (from
+# the _hgemm.csv), with cuBLAS and the mma.sync ceiling.
 # Usage: gnuplot -e "csv='results/h200.csv'; outdir='.'" plot.gp
 set datafile separator ','
 set datafile commentschars '#'
@@ -70,3 +71,28 @@ set xlabel 'n (floats)'
 set ylabel 'GB/s'
 plot for [v in "memcpy stencil_sync stencil_async stencil_double"] stencil using 'n':(is(v) ? \
     column('gbps') : NaN) with linespoints lw 2 pt 7 title v
+
+# The tensor cores: TFLOP/s of each variant at each cube, the mma.sync ceiling as a line.
+hgemm = csv[1:strlen(csv) - 4].'_hgemm.csv'
+set output outdir.'/tensor_cores.png'
+unset logscale x
+set format x "%g"
+stats hgemm using (is('mma_ceiling') ? column('tflops') : NaN) nooutput
+ceiling = STATS_max
+hg = "hgemm_cublas hgemm_plain hgemm_padded hgemm_swizzled hgemm_128x128x32_s4 hgemm_128x128x64_s3 hgemm_128x256x64_s3 hgemm_256x128x64_s3"
+set title sprintf("FP16 GEMM on the tensor cores, TFLOP/s (mma.sync ceiling %.0f, dashed)", ceiling)
+set xlabel ''
+set ylabel 'TFLOP/s'
+set yrange [0:*]
+set xrange [0.3:words(hg) + 0.7]
+set style fill solid 0.8 border -1
+set boxwidth 0.38
+set xtics rotate by -30 font ',9'
+set xtics ()
+do for [i = 1:words(hg)] { set xtics add (word(hg, i)[7:] i) }
+set key top right
+plot for [i = 1:words(hg)] hgemm using (i - 0.2):(is(word(hg, i)) && cube(4096) ? \
+         column('tflops') : NaN) with boxes lc rgb '#377eb8' title (i == 1 ? '4096^3' : ''), \
+     for [i = 1:words(hg)] hgemm using (i + 0.2):(is(word(hg, i)) && cube(8192) ? \
+         column('tflops') : NaN) with boxes lc rgb '#ff7f00' title (i == 1 ? '8192^3' : ''), \
+     ceiling with lines dt 2 lw 2 lc rgb '#000000' notitle
