@@ -613,7 +613,7 @@ int main(int argc, char** argv) {
             failed |= gemm_run_check(CLI.program, sel, n_sel, &args,
                                      args.size_given ? (int)args.size : 1024) != EXIT_OK;
         if (!args.variant || hgemm_named)
-            failed |= hgemm_check(CLI.program, &args, &seed, hgemm_named ? args.variant : NULL);
+            failed |= hgemm_check(&args, &seed, hgemm_named ? args.variant : NULL);
         if (failed || args.check) return failed ? EXIT_CHECK_FAILED : EXIT_OK;
     }
     static stencil_measurement sm[64];

@@ -289,8 +289,7 @@ static int hg_check_shape(const hg_variant* v, const char* only, hg_shape s,
     return failed;
 }
 
-int hgemm_check(const char* program, const course_args* a, unsigned long long* seed,
-                const char* only) {
+int hgemm_check(const course_args* a, unsigned long long* seed, const char* only) {
     hg_variant v[N_HG];
     hg_variants(v);
     hg_configure(v);
@@ -322,7 +321,6 @@ int hgemm_check(const char* program, const course_args* a, unsigned long long* s
                 shapes[kept++] = shapes[i];
         n = kept;
     }
-    (void)program;
     int failed = 0;
     for (int i = 0; i < n; ++i) failed |= hg_check_shape(v, only, shapes[i], seed);
     printf("check: tensor-core GEMM, %d shapes, beta 0 (over NaN) and 0.5, tolerance (K / 16 + 4) "

@@ -18,8 +18,7 @@ void hgemm_print_model(void);
 
 /* Every variant (or only `only`) against the CPU on odd shapes (a->shape_given: that shape),
  * outputs poisoned first; returns 0 when all agree. */
-int hgemm_check(const char* program, const course_args* a, unsigned long long* seed,
-                const char* only);
+int hgemm_check(const course_args* a, unsigned long long* seed, const char* only);
 
 /* The benchmark at 4096^3 and 8192^3 (a->shape_given: that shape), the mma.sync ceiling and
  * cuBLAS in the same run; writes csv (if not NULL); lesson: the summary table too. Returns 0, or
