@@ -192,9 +192,10 @@ __global__ void __launch_bounds__(WARPS_M* WARPS_N * 32)
     __syncthreads();           /* and for everyone */
     if (slices > 0) fragments(0, 0, 0);
     /* Step ks of slice t computes on fragments loaded one step earlier, while the next step's
-     * load: the warp never waits for its own ldmatrix. Before the last step of a slice the block
-     * waits for slice t + 1 and passes a barrier (after which slice t - 1's stage, read by
-     * everyone, is free); the first step of the next slice refills that stage. */
+     * load: the warp never waits for its own ldmatrix. Before the last step of slice t the block
+     * waits for slice t + 1 and passes a barrier; every warp has then loaded all of slice t's
+     * fragments, so slice t's stage is free, and the first step of slice t + 1 refills it (with
+     * slice t + STAGES). */
     for (int t = 0; t < slices; ++t) {
 #pragma unroll
         for (int ks = 0; ks < KS; ++ks) {

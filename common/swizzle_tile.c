@@ -83,5 +83,5 @@ int swizzle_tile_worst_ldmatrix(const swizzle_tile* t, int* ideal) {
             if (smem_analyze(&a, &rep)) return -1;
             if (rep.wavefronts > worst) worst = rep.wavefronts, *ideal = rep.ideal;
         }
-    return worst;
+    return *ideal ? worst : -1; /* -1: too few rows for one ldmatrix.x4 */
 }

@@ -37,7 +37,7 @@ int swizzle_tile_worst(const swizzle_tile* t, int along_column, int* ideal);
  * model's rule 4, with its ideal (4) in *ideal: lane l gives the 16-byte row r0 + l % 16 at unit
  * c + l / 16, for every r0 a multiple of 8 and every unit c (mma's A operand at (m0, k0), or its
  * B operand stored [k][n]); with one unit a row, lane l gives row r0 + l. -1 if a unit is not
- * 16 bytes, or not aligned. */
+ * 16 bytes, or not aligned, or the tile has too few rows for one access (16; 32 at one unit). */
 int swizzle_tile_worst_ldmatrix(const swizzle_tile* t, int* ideal);
 
 #ifdef __cplusplus

@@ -146,6 +146,6 @@ fi
 step "pack"
 mkdir -p "$out/results" "$out/plots"
 tar czf "$out/gpu_suite.tar.gz" -C "$out" logs results plots \
-  $( [ -f "$out/h200_calibration.csv" ] && echo h200_calibration.csv h200_matrix.csv)
+  $(for f in h200_calibration.csv h200_matrix.csv; do [ -f "$out/$f" ] && echo "$f"; done)
 rm -rf "$out/logs" "$out/results" "$out/plots"
 ls -la "$out"

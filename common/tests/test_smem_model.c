@@ -131,7 +131,8 @@ static void calibration_table(const char* path, int n_patterns) {
         int wavefronts, instructions, trans, used = 0;
         int ok = sscanf(line, "%63[^,],%23[^,],%u,%x,%d,%d,%n", name, op, &a.width, &a.mask,
                         &wavefronts, &instructions, &used) == 6 &&
-                 smem_parse_op(op, &a.op, &matrices, &trans) == 0;
+                 smem_parse_op(op, &a.op, &matrices, &trans) == 0 &&
+                 (!matrices || a.mask == (matrices == 4 ? 0xffffffffu : (1u << 8 * matrices) - 1));
         const char* s = line + used;
         for (int i = 0; ok && i < SMEM_WARP; ++i) {
             int k = 0;
