@@ -7,6 +7,7 @@
 #include "bench.h"
 #include "check.h"
 #include "csv.h"
+#include "gemm_harness.h"
 #include "hgemm.h"
 #include "hgemm_kernels.cuh"
 #include "rng.h"
@@ -202,10 +203,6 @@ static void hg_configure(const hg_variant* v) {
 
 /* ---------------------------------------------------------------- the check */
 
-typedef struct {
-    int M, N, K;
-} hg_shape;
-
 /* Random halves in [-1, 1): exactly representable, so the CPU reference sees what the GPU sees. */
 static void fill_halves(__half* h, size_t n, unsigned long long* seed) {
     for (size_t i = 0; i < n; ++i)
@@ -220,7 +217,7 @@ static double hg_tolerance(int K) {
 }
 
 /* One shape, every selected variant, beta = 0 over NaN and beta = 0.5 over random C. */
-static int hg_check_shape(const hg_variant* v, const char* only, hg_shape s,
+static int hg_check_shape(const hg_variant* v, const char* only, gemm_shape s,
                           unsigned long long* seed) {
     const size_t na = (size_t)s.M * s.K, nb = (size_t)s.K * s.N, nc = (size_t)s.M * s.N;
     __half* ha = (__half*)malloc((na ? na : 1) * sizeof(__half));
@@ -300,10 +297,10 @@ int hgemm_check(const course_args* a, unsigned long long* seed, const char* only
     /* Edges in every direction, K below, at and past a slice, rows not 16-byte aligned (K or N
      * not a multiple of 8), K = 0 (C = beta C), and two shapes drawn from the seed. The last two
      * fixed ones keep, under the sanitizers' --size 132, the aligned path with several slices. */
-    hg_shape shapes[18] = {{1, 1, 1},       {1, 300, 7},    {300, 1, 9},     {17, 33, 9},
-                           {128, 256, 32},  {129, 257, 65}, {300, 200, 104}, {64, 520, 1000},
-                           {1000, 8, 16},   {257, 129, 8},  {511, 513, 517}, {33, 65, 0},
-                           {130, 128, 128}, {72, 128, 104}};
+    gemm_shape shapes[18] = {{1, 1, 1},       {1, 300, 7},    {300, 1, 9},     {17, 33, 9},
+                             {128, 256, 32},  {129, 257, 65}, {300, 200, 104}, {64, 520, 1000},
+                             {1000, 8, 16},   {257, 129, 8},  {511, 513, 517}, {33, 65, 0},
+                             {130, 128, 128}, {72, 128, 104}};
     int n = 14;
     for (int k = 0; k < 2; ++k)
         shapes[n++] = {1 + (int)rng_below(seed, 600), 1 + (int)rng_below(seed, 600),
@@ -335,7 +332,7 @@ int hgemm_check(const course_args* a, unsigned long long* seed, const char* only
 
 typedef struct {
     const hg_variant* v; /* NULL: the ceiling */
-    hg_shape s;
+    gemm_shape s;
     bench_result t;
     double tflops, of_ceiling, of_cublas, error;
 } hg_measurement;
@@ -344,7 +341,7 @@ typedef struct {
     const hg_variant* v;
     const __half *a, *b;
     float* c;
-    hg_shape s;
+    gemm_shape s;
     int blocks; /* the ceiling's */
 } hg_ctx;
 
@@ -420,7 +417,7 @@ int hgemm_bench(const char* program, const course_args* a, const course_device* 
             bench_warn_if_spilling(v[i].kernel2, name);
         }
     /* 4096^3 and 8192^3; --size N: those no larger than N, or N^3 alone; --shape: that shape. */
-    hg_shape shapes[2] = {{4096, 4096, 4096}, {8192, 8192, 8192}};
+    gemm_shape shapes[2] = {{4096, 4096, 4096}, {8192, 8192, 8192}};
     int n_shapes = 2;
     if (a->shape_given) {
         shapes[0] = {(int)a->shape[0], (int)a->shape[1], (int)a->shape[2]};
@@ -449,7 +446,7 @@ int hgemm_bench(const char* program, const course_args* a, const course_device* 
     m[n_m++] = ceiling;
 
     for (int k = 0; k < n_shapes; ++k) {
-        const hg_shape s = shapes[k];
+        const gemm_shape s = shapes[k];
         const size_t na = (size_t)s.M * s.K, nb = (size_t)s.K * s.N, nc = (size_t)s.M * s.N;
         course_require_device_memory(program, 2.0 * (na + nb) + 8.0 * nc,
                                      "the tensor-core benchmark");
