@@ -6,8 +6,9 @@
  * Part 2 (gemm_async_kernels.cuh): chapter 06's kernel 8 fed by cp.async, 2 to 4 stages, A
  * plain or swizzled, against cuBLAS and chapter 06's best kernel, through chapter 06's harness
  * (gemm_harness.h: check, benchmark, summary).
- * Part 3 (hgemm.cu, hgemm_kernels.cuh): an FP16 GEMM on the tensor cores, mma.sync fed by
- * cp.async and ldmatrix, tiles plain, padded and swizzled, against cuBLAS and mma.sync's ceiling.
+ * Part 3 (hgemm.cu, hgemm_kernels.cuh, hgemm_tma_kernels.cuh): an FP16 GEMM on the tensor
+ * cores, mma.sync fed by cp.async and ldmatrix, tiles plain, padded and swizzled, then by the
+ * TMA; against cuBLAS and mma.sync's ceiling.
  *
  * File layout: the GEMM variants, the stencil's check and benchmark, the CSVs, main. */
 #include "bench.h"
@@ -19,6 +20,7 @@
 #include "gemm_harness.h"
 #include "gemm_tma_kernels.cuh"
 #include "hgemm.h"
+#include "tma_map.h"
 #include "rng.h"
 #include "stencil_kernels.cuh"
 
@@ -111,14 +113,18 @@ static void async_variant(gemm_variant* all, kernel_info* infos, int* n, const c
  * K = 0) go to the cp.async kernel of the same geometry with the same swizzle. */
 static PFN_cuTensorMapEncodeTiled_v12000 tma_encode;
 
-static void tma_map(CUtensorMap* map, const float* X, int rows, int cols, int box_cols,
-                    int box_rows, CUtensorMapSwizzle swizzle) {
-    cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows}, strides[1] = {(cuuint64_t)cols * 4};
+int tma_ready(void) {
+    return tma_encode != NULL;
+}
+
+void tma_map(CUtensorMap* map, const void* X, CUtensorMapDataType type, int element_bytes, int rows,
+             int cols, int box_cols, int box_rows, CUtensorMapSwizzle swizzle) {
+    cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows},
+               strides[1] = {(cuuint64_t)cols * element_bytes};
     cuuint32_t box[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows}, steps[2] = {1, 1};
     const CUresult rc =
-        tma_encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void*)X, dims, strides, box, steps,
-                   CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
-                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+        tma_encode(map, type, 2, (void*)X, dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                   swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (rc != CUDA_SUCCESS) die("cuTensorMapEncodeTiled failed with CUresult %d", (int)rc);
 }
 
@@ -129,8 +135,10 @@ static void launch_tma(const gemm_call* c) {
         return;
     }
     CUtensorMap a, b;
-    tma_map(&a, c->A, c->M, c->K, TMA_BK, BM, CU_TENSOR_MAP_SWIZZLE_128B);
-    tma_map(&b, c->B, c->K, c->N, BN, TMA_BK, CU_TENSOR_MAP_SWIZZLE_NONE);
+    tma_map(&a, c->A, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, c->M, c->K, TMA_BK, BM,
+            CU_TENSOR_MAP_SWIZZLE_128B);
+    tma_map(&b, c->B, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, c->K, c->N, BN, TMA_BK,
+            CU_TENSOR_MAP_SWIZZLE_NONE);
     gemm_tma<BM, BN, NT, LANES_M, TN, STAGES, INTERLEAVE>
         <<<dim3((c->N + BN - 1) / BN, (c->M + BM - 1) / BM), NT, tma_smem_bytes(BM, BN, STAGES)>>>(
             a, b, c->M, c->N, c->K, c->alpha, c->beta, c->C);

@@ -16,24 +16,12 @@
 #define GEMM_TMA_KERNELS_CUH
 
 #include "gemm_async_kernels.cuh"
+#include "tma.cuh"
 
-#include <cuda.h>
-
-enum { TMA_BK = 32, TMA_ALIGN = 1024 };
+enum { TMA_BK = 32 };
 
 GEMM_CONST int tma_smem_bytes(int bm, int bn, int stages) {
     return stages * (bm + bn) * TMA_BK * 4 + TMA_ALIGN; /* + the slack to align the base */
-}
-
-static __device__ __forceinline__ void mbarrier_wait(unsigned bar, unsigned parity) {
-    unsigned done = 0;
-    while (!done)
-        asm volatile("{\n .reg .pred p;\n"
-                     " mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                     " selp.u32 %0, 1, 0, p;\n}"
-                     : "=r"(done)
-                     : "r"(bar), "r"(parity)
-                     : "memory");
 }
 
 template <int BM, int BN, int NT, int LANES_M, int TN, int STAGES, int INTERLEAVE>
@@ -58,9 +46,7 @@ __global__ void __launch_bounds__(NT)
     const int slices = (K + BK - 1) / BK;
 
     if (tid == 0) {
-        for (int s = 0; s < STAGES; ++s)
-            asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_address(&full[s]))
-                         : "memory");
+        for (int s = 0; s < STAGES; ++s) mbarrier_init(smem_address(&full[s]), 1);
         /* make the initialised barriers visible to the copy engine (the async proxy) */
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     }
@@ -74,19 +60,9 @@ __global__ void __launch_bounds__(NT)
         const unsigned bar = smem_address(&full[s]), a = base + s * STAGE_BYTES,
                        b = a + A_FLOATS * 4;
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar),
-                     "r"(STAGE_BYTES)
-                     : "memory");
-        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-                     " [%0], [%1, {%2, %3}], [%4];" ::"r"(a),
-                     "l"(reinterpret_cast<unsigned long long>(&map_a)), "r"(t * BK), "r"(bm),
-                     "r"(bar)
-                     : "memory");
-        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-                     " [%0], [%1, {%2, %3}], [%4];" ::"r"(b),
-                     "l"(reinterpret_cast<unsigned long long>(&map_b)), "r"(bn), "r"(t * BK),
-                     "r"(bar)
-                     : "memory");
+        mbarrier_expect_bytes(bar, STAGE_BYTES);
+        tma_load_2d(a, &map_a, t * BK, bm, bar);
+        tma_load_2d(b, &map_b, bn, t * BK, bar);
     };
 
     if (tid == 0)

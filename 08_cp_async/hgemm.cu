@@ -1,7 +1,7 @@
 /* Chapter 08, part 3: the FP16 GEMM on mma.sync (hgemm_kernels.cuh) side by side in three
- * shared-memory layouts and a small tile sweep; checked against a CPU double reference on odd
- * shapes, measured against cuBLAS (fp16 in, fp32 accumulate and out) and against the program's
- * own mma.sync ceiling, in the same run.
+ * shared-memory layouts and a small tile sweep, then fed by the TMA (hgemm_tma_kernels.cuh);
+ * checked against a CPU double reference on odd shapes, measured against cuBLAS (fp16 in, fp32
+ * accumulate and out) and against the program's own mma.sync ceiling, in the same run.
  *
  * File layout: variants and the model, the check, the benchmark, the CSV. */
 #include "bench.h"
@@ -10,9 +10,11 @@
 #include "gemm_harness.h"
 #include "hgemm.h"
 #include "hgemm_kernels.cuh"
+#include "hgemm_tma_kernels.cuh"
 #include "rng.h"
 #include "smem_model.h"
 #include "swizzle_tile.h"
+#include "tma_map.h"
 
 #include <cublas_v2.h>
 #include <float.h>
@@ -34,11 +36,13 @@ typedef struct {
     int sweep;
     int bm, bn, bk, stages, layout, threads, smem;
     hg_launch_fn launch;
-    const void* kernel;  /* the aligned kernel: its registers and spills go into the CSV */
-    const void* kernel2; /* the one for shapes whose rows are not 16-byte aligned */
+    const void* kernel;   /* the aligned kernel: its registers and spills go into the CSV */
+    const void* kernel2;  /* the one for shapes whose rows are not 16-byte aligned */
+    const void* fallback; /* the TMA variant's, for aligned shapes it cannot take (K = 0) */
+    int tma;              /* needs the TMA: skipped without it */
 } hg_variant;
 
-static const char* const LAYOUT_NAME[] = {"plain", "padded", "swizzled"};
+static const char* const LAYOUT_NAME[] = {"plain", "padded", "swizzled", "tma"};
 
 template <int BM, int BN, int BK, int STAGES, int LAYOUT, int ALIGNED>
 static void hg_kernel_launch(const __half* A, const __half* B, float* C, int M, int N, int K,
@@ -61,6 +65,29 @@ static void hg_launch(const __half* A, const __half* B, float* C, int M, int N, 
         hg_kernel_launch<BM, BN, BK, STAGES, LAYOUT, 1>(A, B, C, M, N, K, alpha, beta);
     else
         hg_kernel_launch<BM, BN, BK, STAGES, LAYOUT, 0>(A, B, C, M, N, K, alpha, beta);
+}
+
+/* The TMA's tensor maps need 16-byte aligned rows and K > 0; other shapes take hgemm_mma of the
+ * same tile, swizzled. A's box: 64 halves x BM rows; B's: 64 x 64, one a panel. */
+template <int BM, int BN, int STAGES>
+static void hg_tma_launch(const __half* A, const __half* B, float* C, int M, int N, int K,
+                          float alpha, float beta) {
+    if (M == 0 || N == 0) return;
+    const int aligned =
+        K % 8 == 0 && N % 8 == 0 && (uintptr_t)A % 16 == 0 && (uintptr_t)B % 16 == 0;
+    if (!tma_ready() || K == 0 || !aligned) {
+        hg_launch<BM, BN, HG_TMA_BK, STAGES, HG_SWIZZLED>(A, B, C, M, N, K, alpha, beta);
+        return;
+    }
+    CUtensorMap a, b;
+    tma_map(&a, A, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, M, K, HG_TMA_BK, BM,
+            CU_TENSOR_MAP_SWIZZLE_128B);
+    tma_map(&b, B, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, K, N, 64, HG_TMA_BK,
+            CU_TENSOR_MAP_SWIZZLE_128B);
+    const long long blocks = (long long)((M + BM - 1) / BM) * ((N + BN - 1) / BN);
+    hgemm_tma<BM, BN, STAGES>
+        <<<(unsigned)blocks, BM / 64 * (BN / 64) * 32, hgemm_tma_smem_bytes<BM, BN, STAGES>()>>>(
+            a, b, C, M, N, K, alpha, beta);
 }
 
 static cublasHandle_t hg_cublas;
@@ -93,11 +120,27 @@ static hg_variant hg_variant_of(const char* name, const char* adds, int sweep) {
                     hgemm_smem_bytes<BM, BN, BK, STAGES, LAYOUT>(),
                     hg_launch<BM, BN, BK, STAGES, LAYOUT>,
                     (const void*)hgemm_mma<BM, BN, BK, WM, WN, STAGES, LAYOUT, 1>,
-                    (const void*)hgemm_mma<BM, BN, BK, WM, WN, STAGES, LAYOUT, 0>};
+                    (const void*)hgemm_mma<BM, BN, BK, WM, WN, STAGES, LAYOUT, 0>,
+                    NULL,
+                    0};
     return v;
 }
 
-enum { N_HG = 8 };
+template <int BM, int BN, int STAGES>
+static hg_variant hg_tma_variant(const char* name, const char* adds) {
+    constexpr int WM = BM / 64, WN = BN / 64;
+    hg_variant v = hg_variant_of<BM, BN, HG_TMA_BK, STAGES, HG_SWIZZLED>(name, adds, 0);
+    v.layout = HG_TMA;
+    v.smem = hgemm_tma_smem_bytes<BM, BN, STAGES>();
+    v.launch = hg_tma_launch<BM, BN, STAGES>;
+    v.fallback = v.kernel;
+    v.kernel = (const void*)hgemm_tma<BM, BN, STAGES>;
+    v.tma = 1;
+    (void)WM, (void)WN;
+    return v;
+}
+
+enum { N_HG = 9 };
 
 static void hg_variants(hg_variant* v) {
     int n = 0;
@@ -114,7 +157,9 @@ static void hg_variants(hg_variant* v) {
                         0,
                         cublas_hgemm,
                         NULL,
-                        NULL};
+                        NULL,
+                        NULL,
+                        0};
     v[n++] = hg_variant_of<128, 256, 32, 4, HG_PLAIN>(
         "hgemm_plain", "mma.sync, 128 x 256 tiles, 8 warps of 64 x 64, 4 stages; tiles plain", 0);
     v[n++] =
@@ -125,6 +170,8 @@ static void hg_variants(hg_variant* v) {
     v[n++] = hg_variant_of<128, 128, 64, 3, HG_SWIZZLED>("hgemm_128x128x64_s3", "sweep", 1);
     v[n++] = hg_variant_of<128, 256, 64, 3, HG_SWIZZLED>("hgemm_128x256x64_s3", "sweep", 1);
     v[n++] = hg_variant_of<256, 128, 64, 3, HG_SWIZZLED>("hgemm_256x128x64_s3", "sweep", 1);
+    v[n++] = hg_tma_variant<256, 128, 3>(
+        "hgemm_tma", "the sweep's best tile, 256 x 128 x 64 in 3 stages, fed by the TMA (sm_90)");
     if (n != N_HG) die("%d tensor-core variants, expected %d", n, N_HG);
 }
 
@@ -152,16 +199,19 @@ void hgemm_list(const char* pad, int lesson) {
 
 /* The model's ldmatrix wavefronts per request of a variant's tiles: A (BM x BK, .x4) and B
  * (BK x BN, .x4.trans) each take 4 of a warp's 8 ldmatrix per k16 step. A padded tile is a plain
- * one with 8 more halves a row. */
+ * one with 8 more halves a row; a TMA tile is panels of 64 halves, each swizzled as a tile of
+ * its own (a warp's matrix never straddles two). */
 static double hg_model(const hg_variant* v, int* a_wf, int* b_wf) {
-    const int pad = v->layout == HG_PADDED ? 8 : 0, sw = v->layout == HG_SWIZZLED;
-    const int au = v->bk / 8, bu = v->bn / 8;
+    const int pad = v->layout == HG_PADDED ? 8 : 0;
+    const int sw = v->layout == HG_SWIZZLED || v->layout == HG_TMA, tma = v->layout == HG_TMA;
+    const int a_cols = tma && v->bk > 64 ? 64 : v->bk, b_cols = tma && v->bn > 64 ? 64 : v->bn;
+    const int au = a_cols / 8, bu = b_cols / 8;
     const int ab = au < 8 ? hg_log2(au) : 3, as = au > 8 ? hg_log2(au) : 3;
     const int bb = bu < 8 ? hg_log2(bu) : 3, bs = bu > 8 ? hg_log2(bu) : 3;
     swizzle_tile ta = {
-        2, 8, (unsigned)(v->bk + pad), (unsigned)v->bm, sw ? ab : 0, sw ? 3 : 0, sw ? as : 0};
+        2, 8, (unsigned)(a_cols + pad), (unsigned)v->bm, sw ? ab : 0, sw ? 3 : 0, sw ? as : 0};
     swizzle_tile tb = {
-        2, 8, (unsigned)(v->bn + pad), (unsigned)v->bk, sw ? bb : 0, sw ? 3 : 0, sw ? bs : 0};
+        2, 8, (unsigned)(b_cols + pad), (unsigned)v->bk, sw ? bb : 0, sw ? 3 : 0, sw ? bs : 0};
     int ideal;
     *a_wf = swizzle_tile_worst_ldmatrix(&ta, &ideal);
     *b_wf = swizzle_tile_worst_ldmatrix(&tb, &ideal);
@@ -181,9 +231,10 @@ void hgemm_print_model(void) {
         const double m = hg_model(&v[i], &a, &b);
         printf("%-20s %-9s %9d %9d %9.2f\n", v[i].name, LAYOUT_NAME[v[i].layout], a, b, m);
     }
-    printf("Plain, A's 64-byte rows put a matrix's 8 rows in 2 of the line's 8 slots (4-way) and\n"
-           "B's 512-byte rows put them all in one (8-way); padding by 16 bytes or the swizzle\n"
-           "spreads them over all 8 (chapter 04, \"ldmatrix\").\n");
+    printf(
+        "Plain, A's 64-byte rows put a matrix's 8 rows in 2 of the line's 8 slots (4-way) and\n"
+        "B's 512-byte rows put them all in one (8-way); padding by 16 bytes or the swizzle\n"
+        "spreads them over all 8 (chapter 04, \"ldmatrix\"), and so does the TMA's 128B mode.\n");
 }
 
 /* Each kernel may use more than 48 KiB of dynamic shared memory: say so once. */
@@ -192,13 +243,24 @@ static void hg_configure(const hg_variant* v) {
     if (done) return;
     done = 1;
     if (cublasCreate(&hg_cublas) != CUBLAS_STATUS_SUCCESS) die("cublasCreate failed");
+    for (int i = 0; i < N_HG; ++i) {
+        const void* kernels[3] = {v[i].kernel, v[i].kernel2, v[i].fallback};
+        for (int k = 0; k < 3; ++k)
+            if (kernels[k]) {
+                /* the fallbacks need no more than the TMA kernel (its tiles less the slack) */
+                CUDA_CHECK(cudaFuncSetAttribute(
+                    kernels[k], cudaFuncAttributeMaxDynamicSharedMemorySize, v[i].smem));
+            }
+    }
+}
+
+/* Without the TMA (below sm_90, or a build without sm_90 code) its variant drops out. */
+static void hg_say_if_no_tma(const hg_variant* v, const char* only) {
+    if (tma_ready()) return;
     for (int i = 0; i < N_HG; ++i)
-        if (v[i].kernel) {
-            CUDA_CHECK(cudaFuncSetAttribute(
-                v[i].kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, v[i].smem));
-            CUDA_CHECK(cudaFuncSetAttribute(
-                v[i].kernel2, cudaFuncAttributeMaxDynamicSharedMemorySize, v[i].smem));
-        }
+        if (v[i].tma && (!only || !strcmp(only, v[i].name)))
+            printf("%s skipped: it needs the TMA (an sm_90 GPU and a build for sm_90)\n",
+                   v[i].name);
 }
 
 /* ---------------------------------------------------------------- the check */
@@ -251,7 +313,7 @@ static int hg_check_shape(const hg_variant* v, const char* only, gemm_shape s,
     const double tol = hg_tolerance(s.K);
     int failed = 0;
     for (int i = 0; i < N_HG; ++i) {
-        if (only && strcmp(only, v[i].name)) continue;
+        if ((only && strcmp(only, v[i].name)) || (v[i].tma && !tma_ready())) continue;
         for (int b = 0; b < 2; ++b) {
             const float beta = betas[b];
             if (beta == 0.0f)
@@ -294,6 +356,7 @@ int hgemm_check(const course_args* a, unsigned long long* seed, const char* only
         printf("check: %s computes nothing to check\n", CEILING);
         return 0;
     }
+    hg_say_if_no_tma(v, only);
     /* Edges in every direction, K below, at and past a slice, rows not 16-byte aligned (K or N
      * not a multiple of 8), K = 0 (C = beta C), and two shapes drawn from the seed. The last two
      * fixed ones keep, under the sanitizers' --size 132, the aligned path with several slices. */
@@ -409,6 +472,7 @@ int hgemm_bench(const char* program, const course_args* a, const course_device* 
     hg_variant v[N_HG];
     hg_variants(v);
     hg_configure(v);
+    hg_say_if_no_tma(v, only);
     for (int i = 0; i < N_HG; ++i)
         if (v[i].kernel) {
             char name[64];
@@ -471,6 +535,7 @@ int hgemm_bench(const char* program, const course_args* a, const course_device* 
         double cublas_ms = 0;
         for (int i = 0; i < N_HG; ++i) {
             if (only && strcmp(only, v[i].name) && i) continue; /* cuBLAS always: the baseline */
+            if (v[i].tma && !tma_ready()) continue;
             hg_ctx x = {&v[i], da, db, i ? dc : dref, s, 0};
             if (i) CUDA_CHECK(cudaMemset(dc, 0xff, nc * 4));
             hg_measurement* r = &m[n_m++];

@@ -30,23 +30,30 @@
 
 #include <cuda_fp16.h>
 
-enum hgemm_layout { HG_PLAIN, HG_PADDED, HG_SWIZZLED };
+enum hgemm_layout { HG_PLAIN, HG_PADDED, HG_SWIZZLED, HG_TMA };
 
 constexpr __host__ __device__ int hg_log2(int x) {
     return x <= 1 ? 0 : 1 + hg_log2(x / 2);
 }
 
 /* A shared tile of ROWS x COLS halves in LAYOUT: where element (r, c) lives, in halves (c a
- * multiple of 8 for a 16-byte chunk, which every layout keeps whole). */
+ * multiple of 8 for a 16-byte chunk, which every layout keeps whole). HG_TMA is what the TMA
+ * writes in its 128B swizzle mode: panels of 64 columns (a box's 128-byte rows) one after the
+ * other, each Swizzle<3,3,3> on half offsets, as chapter 04 proved the mode to be; STRIDE is then
+ * a panel's row. */
 template <int ROWS, int COLS, int LAYOUT>
 struct hg_tile {
-    static constexpr int UNITS = COLS / 8, STRIDE = COLS + (LAYOUT == HG_PADDED ? 8 : 0);
+    static constexpr int PANEL = LAYOUT == HG_TMA && COLS > 64 ? 64 : COLS;
+    static constexpr int UNITS = PANEL / 8, STRIDE = PANEL + (LAYOUT == HG_PADDED ? 8 : 0);
     static constexpr int B = hg_log2(UNITS) < 3 ? hg_log2(UNITS) : 3;
     static constexpr int S = hg_log2(UNITS) > 3 ? hg_log2(UNITS) : 3;
-    static constexpr int HALVES = ROWS * STRIDE;
+    static constexpr int HALVES = ROWS * (COLS / PANEL) * STRIDE;
+    static_assert(LAYOUT != HG_TMA || PANEL == 64, "TMA tiles: 64-half panels (128-byte rows)");
     static __device__ __forceinline__ int at(int r, int c) {
-        return LAYOUT == HG_SWIZZLED ? (int)layout_swizzle((unsigned)(r * COLS + c), B, 3, S)
-                                     : r * STRIDE + c;
+        return LAYOUT == HG_PLAIN || LAYOUT == HG_PADDED
+                   ? r * STRIDE + c
+                   : c / PANEL * ROWS * PANEL +
+                         (int)layout_swizzle((unsigned)(r * PANEL + c % PANEL), B, 3, S);
     }
 };
 
@@ -81,6 +88,61 @@ static __device__ __forceinline__ void mma_16816(float (&d)[4], const unsigned (
         "{%8, %9}, {%0, %1, %2, %3};"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+/* The warp's fragments of one k16 step: A's 4 m16 tiles, rows 16 apart (A_ROWS16 halves), from
+ * a (the lane's row and column of tile 0), .x4; B's 8 n8 tiles in pairs from b + b_off[j], .x4
+ * .trans (the B registers of tiles 2 j and 2 j + 1). */
+template <int A_ROWS16>
+static __device__ __forceinline__ void hg_fragments(unsigned (&af)[4][4], unsigned (&bf)[4][4],
+                                                    const __half* a, const __half* b,
+                                                    const int (&b_off)[4]) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) ldmatrix_x4(af[i], a + i * A_ROWS16);
+#pragma unroll
+    for (int j = 0; j < 4; ++j) ldmatrix_x4_trans(bf[j], b + b_off[j]);
+}
+
+/* One k16 step of the warp's 64 x 64 tile: 4 x 8 mma, each A fragment used by 8 in a row. */
+static __device__ __forceinline__ void
+hg_mma_step(float (&acc)[4][8][4], const unsigned (&af)[4][4], const unsigned (&bf)[4][4]) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j)
+            mma_16816(acc[i][j], af[i], bf[j / 2][2 * (j % 2)], bf[j / 2][2 * (j % 2) + 1]);
+}
+
+/* C = alpha acc + beta C for the warp's 64 x 64 tile at (row0, col0), inside M x N. D's floats
+ * 2h, 2h + 1 of tile (i, j): row g + 8 h, columns 2 q, 2 q + 1 (mma_d_element), a float2 when N is
+ * even (the pair is then 8-byte aligned). */
+static __device__ __forceinline__ void hg_store(float* C, int M, int N, int row0, int col0,
+                                                const float (&acc)[4][8][4], float alpha,
+                                                float beta, int lane) {
+    const int g = lane / 4, q = lane % 4;
+    const bool pairs = N % 2 == 0;
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int r = row0 + 16 * i + g + 8 * h, c = col0 + 8 * j + 2 * q;
+                if (r >= M || c >= N) continue;
+                float* out = C + (size_t)r * N + c;
+                float2 v = make_float2(alpha * acc[i][j][2 * h], alpha * acc[i][j][2 * h + 1]);
+                if (pairs) {
+                    if (beta != 0.0f) {
+                        const float2 old = *reinterpret_cast<const float2*>(out);
+                        v.x += beta * old.x;
+                        v.y += beta * old.y;
+                    }
+                    *reinterpret_cast<float2*>(out) = v;
+                } else {
+                    out[0] = beta == 0.0f ? v.x : v.x + beta * out[0];
+                    if (c + 1 < N) out[1] = beta == 0.0f ? v.y : v.y + beta * out[1];
+                }
+            }
 }
 
 /* One 16-byte chunk into the tile at dst, of which the first n halves (0..8) at src lie inside
@@ -175,11 +237,8 @@ __global__ void __launch_bounds__(WARPS_M* WARPS_N * 32)
     unsigned af[2][MT][4], bf[2][NT8 / 2][4];
     auto fragments = [&](int buf, int t, int ks) {
         const __half* a = smem + t % STAGES * Stage::HALVES;
-        const __half* b = a + TA::HALVES + 16 * ks * TB::STRIDE;
-#pragma unroll
-        for (int i = 0; i < MT; ++i) ldmatrix_x4(af[buf][i], a + a_off[ks] + 16 * i * TA::STRIDE);
-#pragma unroll
-        for (int j = 0; j < NT8 / 2; ++j) ldmatrix_x4_trans(bf[buf][j], b + b_off[j]);
+        hg_fragments<16 * TA::STRIDE>(af[buf], bf[buf], a + a_off[ks],
+                                      a + TA::HALVES + 16 * ks * TB::STRIDE, b_off);
     };
 
     float acc[MT][NT8][4] = {};
@@ -211,41 +270,11 @@ __global__ void __launch_bounds__(WARPS_M* WARPS_N * 32)
                 fragments((ks + 1) % 2, t, ks + 1);
             else if (t + 1 < slices)
                 fragments(0, t + 1, 0);
-#pragma unroll
-            for (int i = 0; i < MT; ++i)
-#pragma unroll
-                for (int j = 0; j < NT8; ++j)
-                    mma_16816(acc[i][j], af[ks % 2][i], bf[ks % 2][j / 2][2 * (j % 2)],
-                              bf[ks % 2][j / 2][2 * (j % 2) + 1]);
+            hg_mma_step(acc, af[ks % 2], bf[ks % 2]);
         }
     }
     cp_async_wait(0);
-
-    /* D's floats 2h, 2h + 1 of tile (i, j): row g + 8 h, columns 2 q, 2 q + 1 (mma_d_element). */
-    const int g = lane / 4, q = lane % 4;
-    const bool pairs = N % 2 == 0; /* a float2 store is aligned */
-#pragma unroll
-    for (int i = 0; i < MT; ++i)
-#pragma unroll
-        for (int j = 0; j < NT8; ++j)
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                const int r = bm + wm + 16 * i + g + 8 * h, c = bn + wn + 8 * j + 2 * q;
-                if (r >= M || c >= N) continue;
-                float* out = C + (size_t)r * N + c;
-                float2 v = make_float2(alpha * acc[i][j][2 * h], alpha * acc[i][j][2 * h + 1]);
-                if (pairs) {
-                    if (beta != 0.0f) {
-                        const float2 old = *reinterpret_cast<const float2*>(out);
-                        v.x += beta * old.x;
-                        v.y += beta * old.y;
-                    }
-                    *reinterpret_cast<float2*>(out) = v;
-                } else {
-                    out[0] = beta == 0.0f ? v.x : v.x + beta * out[0];
-                    if (c + 1 < N) out[1] = beta == 0.0f ? v.y : v.y + beta * out[1];
-                }
-            }
+    hg_store(C, M, N, bm + wm, bn + wn, acc, alpha, beta, lane);
 }
 
 /* The ceiling: mma.sync with its operands in registers, 8 independent accumulators per warp, no
