@@ -601,7 +601,8 @@ int main(int argc, char** argv) {
             if (strncmp(sel[i].name, "tma_", 4)) sel[kept_sel++] = sel[i];
         ng = kept;
         n_sel = kept_sel;
-        if (!n_sel && !stencil_named && !hgemm_named) {
+        if ((!n_sel && !stencil_named && !hgemm_named) ||
+            (hgemm_named && hgemm_needs_tma(args.variant))) {
             printf("skipped: %s needs the TMA: an sm_90 GPU and a build for sm_90\n", args.variant);
             return EXIT_SKIPPED;
         }

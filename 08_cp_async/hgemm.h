@@ -10,6 +10,9 @@
 /* 1 if name is one of part 3's variants (hgemm_*, mma_ceiling). */
 int hgemm_has_variant(const char* name);
 
+/* 1 if part 3's variant `name` runs only with the TMA (sm_90). */
+int hgemm_needs_tma(const char* name);
+
 /* One line per variant, "number name what", each after pad; lesson: the sweep on one line. */
 void hgemm_list(const char* pad, int lesson);
 

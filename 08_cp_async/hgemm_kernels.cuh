@@ -49,11 +49,13 @@ struct hg_tile {
     static constexpr int S = hg_log2(UNITS) > 3 ? hg_log2(UNITS) : 3;
     static constexpr int HALVES = ROWS * (COLS / PANEL) * STRIDE;
     static_assert(LAYOUT != HG_TMA || PANEL == 64, "TMA tiles: 64-half panels (128-byte rows)");
+    static_assert(COLS % PANEL == 0, "whole panels");
     static __device__ __forceinline__ int at(int r, int c) {
-        return LAYOUT == HG_PLAIN || LAYOUT == HG_PADDED
-                   ? r * STRIDE + c
-                   : c / PANEL * ROWS * PANEL +
-                         (int)layout_swizzle((unsigned)(r * PANEL + c % PANEL), B, 3, S);
+        return LAYOUT == HG_TMA
+                   ? c / PANEL * ROWS * PANEL +
+                         (int)layout_swizzle((unsigned)(r * PANEL + c % PANEL), 3, 3, 3)
+               : LAYOUT == HG_SWIZZLED ? (int)layout_swizzle((unsigned)(r * COLS + c), B, 3, S)
+                                       : r * STRIDE + c;
     }
 };
 
@@ -88,6 +90,20 @@ static __device__ __forceinline__ void mma_16816(float (&d)[4], const unsigned (
         "{%8, %9}, {%0, %1, %2, %3};"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+/* The lane's ldmatrix offsets in its warp's tiles (the warp at rows wm, columns wn): A rows
+ * wm + lane % 16 at k 16 ks + 8 (lane / 16), for each of the slice's KS steps; B rows k lane % 16
+ * at n wn + 16 j + 8 (lane / 16), for each pair j of n8 tiles. Every layout keeps a whole 16-row
+ * step additive (16 rows move no bit the swizzle reads: its YYY are row bits 0..2, or 1..2 / 2 at
+ * 64- / 32-byte rows), so these are the only offsets computed: the rest are constants. */
+template <typename TA, typename TB, int KS>
+static __device__ __forceinline__ void hg_lane_offsets(int (&a_off)[KS], int (&b_off)[4], int wm,
+                                                       int wn, int lane) {
+#pragma unroll
+    for (int ks = 0; ks < KS; ++ks) a_off[ks] = TA::at(wm + lane % 16, 16 * ks + 8 * (lane / 16));
+#pragma unroll
+    for (int j = 0; j < 4; ++j) b_off[j] = TB::at(lane % 16, wn + 16 * j + 8 * (lane / 16));
 }
 
 /* The warp's fragments of one k16 step: A's 4 m16 tiles, rows 16 apart (A_ROWS16 halves), from
@@ -224,16 +240,9 @@ __global__ void __launch_bounds__(WARPS_M* WARPS_N * 32)
                                    b_src + (size_t)(t * BK + i * B_STEP) * N,
                                    t * BK + b_r + i * B_STEP < K ? b_n : 0, B);
     };
-    /* The warp's fragments of k16 step ks of slice t: A rows wm + 16 i + lane % 16 at k
-     * 16 ks + 8 (lane / 16); B rows k 16 ks + lane % 16 at n wn + 16 j + 8 (lane / 16). Every
-     * layout keeps a whole row step additive (16 rows move no bit the swizzle reads: its YYY are
-     * row bits 0..2, or 1..2 / 2 at 64- / 32-byte rows), so the lane's offsets are computed once,
-     * for i = 0 and ks = 0, and the rest are constants. */
+    /* The warp's fragments of k16 step ks of slice t, from the lane's offsets. */
     int a_off[KS], b_off[NT8 / 2];
-#pragma unroll
-    for (int ks = 0; ks < KS; ++ks) a_off[ks] = TA::at(wm + lane % 16, 16 * ks + 8 * (lane / 16));
-#pragma unroll
-    for (int j = 0; j < NT8 / 2; ++j) b_off[j] = TB::at(lane % 16, wn + 16 * j + 8 * (lane / 16));
+    hg_lane_offsets<TA, TB, KS>(a_off, b_off, wm, wn, lane);
     unsigned af[2][MT][4], bf[2][NT8 / 2][4];
     auto fragments = [&](int buf, int t, int ks) {
         const __half* a = smem + t % STAGES * Stage::HALVES;

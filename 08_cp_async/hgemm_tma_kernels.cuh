@@ -73,15 +73,11 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
         tma_load_2d(a, &map_a, t * BK, bm, bar);
 #pragma unroll
         for (int p = 0; p < BN / 64; ++p)
-            tma_load_2d(b + p * BK * 64 * 2, &map_b, bn + 64 * p, t * BK, bar);
+            tma_load_2d(b + TB::at(0, 64 * p) * 2, &map_b, bn + 64 * p, t * BK, bar);
     };
 
-    /* The lane's ldmatrix offsets, as in hgemm_mma: 16 rows move no bit the swizzle reads. */
     int a_off[KS], b_off[NT8 / 2];
-#pragma unroll
-    for (int ks = 0; ks < KS; ++ks) a_off[ks] = TA::at(wm + lane % 16, 16 * ks + 8 * (lane / 16));
-#pragma unroll
-    for (int j = 0; j < NT8 / 2; ++j) b_off[j] = TB::at(lane % 16, wn + 16 * j + 8 * (lane / 16));
+    hg_lane_offsets<TA, TB, KS>(a_off, b_off, wm, wn, lane);
     unsigned af[2][MT][4], bf[2][NT8 / 2][4];
     auto fragments = [&](int buf, int s, int ks) {
         const __half* a = smem + s * Stage::HALVES;
