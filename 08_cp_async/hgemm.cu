@@ -128,7 +128,6 @@ static hg_variant hg_variant_of(const char* name, const char* adds, int sweep) {
 
 template <int BM, int BN, int STAGES>
 static hg_variant hg_tma_variant(const char* name, const char* adds) {
-    constexpr int WM = BM / 64, WN = BN / 64;
     hg_variant v = hg_variant_of<BM, BN, HG_TMA_BK, STAGES, HG_SWIZZLED>(name, adds, 0);
     v.layout = HG_TMA;
     v.smem = hgemm_tma_smem_bytes<BM, BN, STAGES>();
@@ -136,7 +135,6 @@ static hg_variant hg_tma_variant(const char* name, const char* adds) {
     v.fallback = v.kernel;
     v.kernel = (const void*)hgemm_tma<BM, BN, STAGES>;
     v.tma = 1;
-    (void)WM, (void)WN;
     return v;
 }
 
@@ -395,9 +393,9 @@ int hgemm_check(const course_args* a, unsigned long long* seed, const char* only
     }
     int failed = 0;
     for (int i = 0; i < n; ++i) failed |= hg_check_shape(v, only, shapes[i], seed);
-    printf("check: tensor-core GEMM, %d shapes, beta 0 (over NaN) and 0.5, tolerance (K / 16 + 4) "
-           "x 16 FLT_EPSILON of sum |a b|: %s\n",
-           n, failed ? "FAILED" : "all variants agree with the CPU (double)");
+    printf("check: tensor-core GEMM, %d shape%s, beta 0 (over NaN) and 0.5, tolerance (K / 16 + "
+           "4) x 16 FLT_EPSILON of sum |a b|: %s\n",
+           n, n == 1 ? "" : "s", failed ? "FAILED" : "all variants agree with the CPU (double)");
     return failed;
 }
 
