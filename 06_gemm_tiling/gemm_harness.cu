@@ -273,6 +273,27 @@ static int check_against_cublas(const char* program, const gemm_variant* v, int 
     return failed;
 }
 
+int gemm_select_check_shapes(const course_args* a, gemm_shape* shapes, int n) {
+    if (a->shape_given) {
+        shapes[0] = gemm_shape{(int)a->shape[0], (int)a->shape[1], (int)a->shape[2]};
+        /* The reference is a plain triple loop in double on one core: say so before a long wait
+         * (8192^3 is 5.5e11 multiply-adds, minutes). */
+        const double madds = (double)shapes[0].M * shapes[0].N * shapes[0].K;
+        if (madds > 1e10)
+            printf("check: note: the CPU reference computes %.2g multiply-adds in double on one "
+                   "core, which can take minutes; the benchmark compares large shapes with cuBLAS "
+                   "instead\n",
+                   madds);
+        return 1;
+    }
+    if (!a->size_given) return n;
+    int kept = 0; /* --size N: only the shapes no larger than N */
+    for (int i = 0; i < n; ++i)
+        if (shapes[i].M <= a->size && shapes[i].N <= a->size && shapes[i].K <= a->size)
+            shapes[kept++] = shapes[i];
+    return kept;
+}
+
 int gemm_run_check(const char* program, const gemm_variant* v, int n, const course_args* a,
                    int cublas_size) {
     unsigned long long seed = a->seed;
@@ -290,24 +311,7 @@ int gemm_run_check(const char* program, const gemm_variant* v, int n, const cour
         if (k == 2) s.N = (s.N + 3) / 4 * 4, s.K = (s.K + 3) / 4 * 4;
         shapes[n_shapes++] = s;
     }
-    if (a->shape_given) {
-        shapes[0] = gemm_shape{(int)a->shape[0], (int)a->shape[1], (int)a->shape[2]};
-        n_shapes = 1;
-        /* The reference is a plain triple loop in double on one core: say so before a long wait
-         * (8192^3 is 5.5e11 multiply-adds, minutes). */
-        const double madds = (double)shapes[0].M * shapes[0].N * shapes[0].K;
-        if (madds > 1e10)
-            printf("check: note: the CPU reference computes %.2g multiply-adds in double on one "
-                   "core, which can take minutes; the benchmark compares large shapes with cuBLAS "
-                   "instead\n",
-                   madds);
-    } else if (a->size_given) { /* --size N: only the shapes no larger than N */
-        int kept = 0;
-        for (int i = 0; i < n_shapes; ++i)
-            if (shapes[i].M <= a->size && shapes[i].N <= a->size && shapes[i].K <= a->size)
-                shapes[kept++] = shapes[i];
-        n_shapes = kept;
-    }
+    n_shapes = gemm_select_check_shapes(a, shapes, n_shapes);
     printf("check: random inputs from --seed %llu; every shape with alpha, beta drawn (not 0 or "
            "1), then with beta = 0 and C full of NaN; tolerance on ||C - ref|| / ||(alpha A B, "
            "beta C)|| 8 FLT_EPSILON sqrt(K + 1), ref in double\n",

@@ -72,6 +72,11 @@ void gemm_print_resources(const gemm_variant* v, int n);
 /* --check: every variant on odd shapes (or --shape, or those within --size), alpha and beta
  * drawn and beta = 0 over NaN, against a double reference; then every kernel against cuBLAS at
  * cublas_size^3 (not with --shape). Returns an exit code. */
+/* The check's shapes as the options select them: --shape MxNxK alone (with a note when the
+ * CPU reference will take minutes), --size N those of shapes[0..n) no larger than N, else all.
+ * Returns how many are left in shapes (which must hold one at least). */
+int gemm_select_check_shapes(const course_args* a, gemm_shape* shapes, int n);
+
 int gemm_run_check(const char* program, const gemm_variant* v, int n, const course_args* a,
                    int cublas_size);
 

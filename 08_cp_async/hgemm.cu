@@ -376,21 +376,7 @@ int hgemm_check(const course_args* a, unsigned long long* seed, const char* only
     for (int k = 0; k < 2; ++k)
         shapes[n++] = {1 + (int)rng_below(seed, 600), 1 + (int)rng_below(seed, 600),
                        1 + (int)rng_below(seed, 600)};
-    if (a->shape_given) {
-        shapes[0] = {(int)a->shape[0], (int)a->shape[1], (int)a->shape[2]};
-        n = 1;
-        const double madds = (double)shapes[0].M * shapes[0].N * shapes[0].K;
-        if (madds > 1e10)
-            printf("check: note: the CPU reference computes %.2g multiply-adds in double on one "
-                   "core, which can take minutes\n",
-                   madds);
-    } else if (a->size_given) { /* --size N: only the shapes no larger than N */
-        int kept = 0;
-        for (int i = 0; i < n; ++i)
-            if (shapes[i].M <= a->size && shapes[i].N <= a->size && shapes[i].K <= a->size)
-                shapes[kept++] = shapes[i];
-        n = kept;
-    }
+    n = gemm_select_check_shapes(a, shapes, n);
     int failed = 0;
     for (int i = 0; i < n; ++i) failed |= hg_check_shape(v, only, shapes[i], seed);
     printf("check: tensor-core GEMM, %d shape%s, beta 0 (over NaN) and 0.5, tolerance (K / 16 + "

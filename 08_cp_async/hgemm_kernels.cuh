@@ -193,6 +193,28 @@ static __device__ __forceinline__ void hg_tile_of(int b, int tiles_m, int tiles_
     *tn = k / rows;
 }
 
+/* Where a thread works: its lane, its warp's 64 x 64 tile at (wm, wn) of the block's tile at
+ * (bm, bn) (hg_tile_of's order, 8 tile-rows at a time), and the number of BK slices along K. */
+struct hg_place {
+    int tid, lane, wm, wn, bm, bn, slices;
+};
+
+template <int BM, int BN, int BK>
+static __device__ __forceinline__ hg_place hg_place_of(int M, int N, int K) {
+    hg_place p;
+    p.tid = threadIdx.x;
+    p.lane = p.tid % 32;
+    const int warp = p.tid / 32;
+    p.wm = warp / (BN / 64) * 64;
+    p.wn = warp % (BN / 64) * 64;
+    int tm, tn;
+    hg_tile_of<8>(blockIdx.x, (M + BM - 1) / BM, (N + BN - 1) / BN, &tm, &tn);
+    p.bm = tm * BM;
+    p.bn = tn * BN;
+    p.slices = (K + BK - 1) / BK;
+    return p;
+}
+
 template <int BM, int BN, int BK, int WARPS_M, int WARPS_N, int STAGES, int LAYOUT, int ALIGNED>
 __global__ void __launch_bounds__(WARPS_M* WARPS_N * 32)
     hgemm_mma(const __half* __restrict__ A, const __half* __restrict__ B, float* __restrict__ C,
@@ -208,12 +230,9 @@ __global__ void __launch_bounds__(WARPS_M* WARPS_N * 32)
     extern __shared__ uint4 hg_smem[];
     __half* const smem = reinterpret_cast<__half*>(hg_smem);
 
-    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
-    const int wm = warp / WARPS_N * 64, wn = warp % WARPS_N * 64;
-    int tm, tn;
-    hg_tile_of<8>(blockIdx.x, (M + BM - 1) / BM, (N + BN - 1) / BN, &tm, &tn);
-    const int bm = tm * BM, bn = tn * BN;
-    const int slices = (K + BK - 1) / BK;
+    const hg_place p = hg_place_of<BM, BN, BK>(M, N, K);
+    const int tid = p.tid, lane = p.lane, wm = p.wm, wn = p.wn, bm = p.bm, bn = p.bn;
+    const int slices = p.slices;
 
     /* Slice t into stage t % STAGES. Thread tid's chunks: of A, rows a_r + A_STEP i at unit
      * a_u; of B, rows b_r + B_STEP i at unit b_u. The steps are multiples of 8 rows, which no

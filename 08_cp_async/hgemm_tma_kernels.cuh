@@ -34,7 +34,7 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
     hgemm_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
               float* __restrict__ C, int M, int N, int K, float alpha, float beta) {
 #if __CUDA_ARCH__ >= 900
-    constexpr int BK = HG_TMA_BK, WARPS_N = BN / 64, MT = 4, NT8 = 8, KS = BK / 16;
+    constexpr int BK = HG_TMA_BK, MT = 4, NT8 = 8, KS = BK / 16;
     typedef hg_stage<BM, BN, BK, HG_TMA> Stage;
     typedef typename Stage::A TA;
     typedef typename Stage::B TB;
@@ -48,12 +48,9 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
     const __half* const smem = reinterpret_cast<const __half*>(
         reinterpret_cast<const unsigned char*>(hg_smem) + (base - raw));
 
-    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
-    const int wm = warp / WARPS_N * 64, wn = warp % WARPS_N * 64;
-    int tm, tn;
-    hg_tile_of<8>(blockIdx.x, (M + BM - 1) / BM, (N + BN - 1) / BN, &tm, &tn);
-    const int bm = tm * BM, bn = tn * BN;
-    const int slices = (K + BK - 1) / BK;
+    const hg_place p = hg_place_of<BM, BN, BK>(M, N, K);
+    const int tid = p.tid, lane = p.lane, wm = p.wm, wn = p.wn, bm = p.bm, bn = p.bn;
+    const int slices = p.slices;
 
     if (tid == 0) {
         for (int s = 0; s < STAGES; ++s) mbarrier_init(smem_address(&full[s]), 1);
@@ -63,7 +60,7 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
     __syncthreads();
 
     /* Slice t into stage s, by thread 0: the byte count, then A's box at (k, bm) and B's panels
-     * at (bn + 64 p, k). The fence orders the block's earlier reads of the stage (the generic
+     * at (bn + 64 panel, k). The fence orders the block's earlier reads of the stage (the generic
      * proxy, ordered before this thread by the barrier) before the copy engine's writes. */
     auto issue = [&](int t, int s) {
         const unsigned bar = smem_address(&full[s]), a = base + s * STAGE_BYTES,
@@ -72,8 +69,8 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
         mbarrier_expect_bytes(bar, STAGE_BYTES);
         tma_load_2d(a, &map_a, t * BK, bm, bar);
 #pragma unroll
-        for (int p = 0; p < BN / 64; ++p)
-            tma_load_2d(b + TB::at(0, 64 * p) * 2, &map_b, bn + 64 * p, t * BK, bar);
+        for (int panel = 0; panel < BN / 64; ++panel)
+            tma_load_2d(b + TB::at(0, 64 * panel) * 2, &map_b, bn + 64 * panel, t * BK, bar);
     };
 
     int a_off[KS], b_off[NT8 / 2];
