@@ -40,6 +40,7 @@ typedef struct {
     const void* kernel2;  /* the one for shapes whose rows are not 16-byte aligned */
     const void* fallback; /* the TMA variant's, for aligned shapes it cannot take (K = 0) */
     int tma;              /* needs the TMA: skipped without it */
+    int persistent;       /* one block an SM, C stored through the TMA (hg_store_tma) */
 } hg_variant;
 
 static const char* const LAYOUT_NAME[] = {"plain", "padded", "swizzled", "tma"};
@@ -68,26 +69,38 @@ static void hg_launch(const __half* A, const __half* B, float* C, int M, int N, 
 }
 
 /* The TMA's tensor maps need 16-byte aligned rows and K > 0; other shapes take hgemm_mma of the
- * same tile, swizzled. A's box: 64 halves x BM rows; B's: 64 x 64, one a panel. */
-template <int BM, int BN, int STAGES>
+ * same tile, swizzled. A's box: 64 halves x BM rows; B's: 64 x 64, one a panel; C's (PERSISTENT,
+ * which stores through it when beta = 0): 32 floats x 16 rows. One block a tile, or PERSISTENT
+ * one an SM (the kernel's registers and shared memory leave room for no second). */
+template <int BM, int BN, int STAGES, int PERSISTENT>
 static void hg_tma_launch(const __half* A, const __half* B, float* C, int M, int N, int K,
                           float alpha, float beta) {
     if (M == 0 || N == 0) return;
-    const int aligned =
-        K % 8 == 0 && N % 8 == 0 && (uintptr_t)A % 16 == 0 && (uintptr_t)B % 16 == 0;
+    const int aligned = K % 8 == 0 && N % 8 == 0 && (uintptr_t)A % 16 == 0 &&
+                        (uintptr_t)B % 16 == 0 && (uintptr_t)C % 16 == 0;
     if (!tma_ready() || K == 0 || !aligned) {
         hg_launch<BM, BN, HG_TMA_BK, STAGES, HG_SWIZZLED>(A, B, C, M, N, K, alpha, beta);
         return;
     }
-    CUtensorMap a, b;
+    CUtensorMap a, b, c = {};
     tma_map(&a, A, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, M, K, HG_TMA_BK, BM,
             CU_TENSOR_MAP_SWIZZLE_128B);
     tma_map(&b, B, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, K, N, 64, HG_TMA_BK,
             CU_TENSOR_MAP_SWIZZLE_128B);
-    const long long blocks = (long long)((M + BM - 1) / BM) * ((N + BN - 1) / BN);
-    hgemm_tma<BM, BN, STAGES>
-        <<<(unsigned)blocks, BM / 64 * (BN / 64) * 32, hgemm_tma_smem_bytes<BM, BN, STAGES>()>>>(
-            a, b, C, M, N, K, alpha, beta);
+    if (PERSISTENT)
+        tma_map(&c, C, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, M, N, HG_C_BOX, HG_C_ROWS,
+                CU_TENSOR_MAP_SWIZZLE_128B);
+    const long long tiles = (long long)((M + BM - 1) / BM) * ((N + BN - 1) / BN);
+    static int sms;
+    if (!sms) {
+        int dev;
+        CUDA_CHECK(cudaGetDevice(&dev));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    }
+    const long long blocks = PERSISTENT && tiles > sms ? sms : tiles;
+    hgemm_tma<BM, BN, STAGES, PERSISTENT>
+        <<<(unsigned)blocks, BM / 64 * (BN / 64) * 32,
+           hgemm_tma_smem_bytes<BM, BN, STAGES, PERSISTENT>()>>>(a, b, c, C, M, N, K, alpha, beta);
 }
 
 static cublasHandle_t hg_cublas;
@@ -122,23 +135,25 @@ static hg_variant hg_variant_of(const char* name, const char* adds, int sweep) {
                     (const void*)hgemm_mma<BM, BN, BK, WM, WN, STAGES, LAYOUT, 1>,
                     (const void*)hgemm_mma<BM, BN, BK, WM, WN, STAGES, LAYOUT, 0>,
                     NULL,
+                    0,
                     0};
     return v;
 }
 
-template <int BM, int BN, int STAGES>
+template <int BM, int BN, int STAGES, int PERSISTENT>
 static hg_variant hg_tma_variant(const char* name, const char* adds) {
     hg_variant v = hg_variant_of<BM, BN, HG_TMA_BK, STAGES, HG_SWIZZLED>(name, adds, 0);
     v.layout = HG_TMA;
-    v.smem = hgemm_tma_smem_bytes<BM, BN, STAGES>();
-    v.launch = hg_tma_launch<BM, BN, STAGES>;
+    v.smem = hgemm_tma_smem_bytes<BM, BN, STAGES, PERSISTENT>();
+    v.launch = hg_tma_launch<BM, BN, STAGES, PERSISTENT>;
     v.fallback = v.kernel;
-    v.kernel = (const void*)hgemm_tma<BM, BN, STAGES>;
+    v.kernel = (const void*)hgemm_tma<BM, BN, STAGES, PERSISTENT>;
+    v.persistent = PERSISTENT;
     v.tma = 1;
     return v;
 }
 
-enum { N_HG = 9 };
+enum { N_HG = 10 };
 
 static void hg_variants(hg_variant* v) {
     int n = 0;
@@ -157,6 +172,7 @@ static void hg_variants(hg_variant* v) {
                         NULL,
                         NULL,
                         NULL,
+                        0,
                         0};
     v[n++] = hg_variant_of<128, 256, 32, 4, HG_PLAIN>(
         "hgemm_plain", "mma.sync, 128 x 256 tiles, 8 warps of 64 x 64, 4 stages; tiles plain", 0);
@@ -168,8 +184,10 @@ static void hg_variants(hg_variant* v) {
     v[n++] = hg_variant_of<128, 128, 64, 3, HG_SWIZZLED>("hgemm_128x128x64_s3", "sweep", 1);
     v[n++] = hg_variant_of<128, 256, 64, 3, HG_SWIZZLED>("hgemm_128x256x64_s3", "sweep", 1);
     v[n++] = hg_variant_of<256, 128, 64, 3, HG_SWIZZLED>("hgemm_256x128x64_s3", "sweep", 1);
-    v[n++] = hg_tma_variant<256, 128, 3>(
+    v[n++] = hg_tma_variant<256, 128, 3, 0>(
         "hgemm_tma", "the sweep's best tile, 256 x 128 x 64 in 3 stages, fed by the TMA (sm_90)");
+    v[n++] = hg_tma_variant<256, 128, 3, 1>(
+        "hgemm_tma_persistent", "one block an SM walking the tiles; C stored through the TMA");
     if (n != N_HG) die("%d tensor-core variants, expected %d", n, N_HG);
 }
 
@@ -196,9 +214,9 @@ void hgemm_list(const char* pad, int lesson) {
     hg_variants(v);
     for (int i = 0; i < N_HG; ++i)
         if (!lesson || !v[i].sweep)
-            printf("%s%d %-19s %s\n", pad, v[i].number, v[i].name, v[i].adds);
+            printf("%s%d %-20s %s\n", pad, v[i].number, v[i].name, v[i].adds);
     if (lesson) printf("%s- the tensor-core sweep (hgemm_BMxBNxBK_sSTAGES): --list\n", pad);
-    printf("%s- %-19s mma.sync with its operands in registers, no memory: the tensor cores' "
+    printf("%s- %-20s mma.sync with its operands in registers, no memory: the tensor cores' "
            "ceiling\n",
            pad, CEILING);
 }
@@ -225,6 +243,30 @@ static double hg_model(const hg_variant* v, int* a_wf, int* b_wf) {
     return (*a_wf + *b_wf) / 2.0;
 }
 
+/* The model's wavefronts per float2 store of hgemm_tma_persistent's C staging (hg_store_tma),
+ * the worst of a chunk row's 16: rows of 64 floats plain or as the 128B swizzle's boxes
+ * (hg_c_slot), lanes in mma order or with odd rows at j ^ 2 (hg_c_column). *ideal: 2. */
+static int hg_c_stage_model(int swizzled, int odd_rows_swapped, int* ideal) {
+    int worst = 0;
+    for (unsigned j = 0; j < 8; ++j)
+        for (unsigned h = 0; h < 2; ++h) {
+            smem_access s;
+            s.width = 8;
+            s.op = SMEM_STORE;
+            s.mask = 0xffffffffu;
+            for (unsigned l = 0; l < 32; ++l) {
+                const unsigned r = l / 4 + 8 * h,
+                               c = odd_rows_swapped ? hg_c_column(j, l) : 8 * j + 2 * (l % 4);
+                s.offset[l] = 4 * (swizzled ? hg_c_slot(r, c) : r * 64 + c);
+            }
+            smem_report rep;
+            if (smem_analyze(&s, &rep)) die("hg_c_stage_model: a malformed access");
+            if (rep.wavefronts > worst) worst = rep.wavefronts;
+            *ideal = rep.ideal;
+        }
+    return worst;
+}
+
 void hgemm_print_model(void) {
     hg_variant v[N_HG];
     hg_variants(v);
@@ -241,6 +283,14 @@ void hgemm_print_model(void) {
         "Plain, A's 64-byte rows put a matrix's 8 rows in 2 of the line's 8 slots (4-way) and\n"
         "B's 512-byte rows put them all in one (8-way); padding by 16 bytes or the swizzle\n"
         "spreads them over all 8 (chapter 04, \"ldmatrix\"), and so does the TMA's 128B mode.\n");
+    int ideal;
+    const int plain = hg_c_stage_model(0, 0, &ideal), swz = hg_c_stage_model(1, 0, &ideal),
+              both = hg_c_stage_model(1, 1, &ideal);
+    printf("\nhgemm_tma_persistent stages C for the TMA in chunks of 16 x 64 floats, a float2 a\n"
+           "lane, 16 lanes a wavefront. Wavefronts per store by the model (ideal %d): rows plain\n"
+           "%d; in the TMA's 128B swizzle %d; swizzled, odd rows taking their 8-column blocks in\n"
+           "the order j ^ 2, %d (the kernel's: hgemm_tma_kernels.cuh, hg_c_column).\n",
+           ideal, plain, swz, both);
 }
 
 /* Each kernel may use more than 48 KiB of dynamic shared memory: say so once. */
@@ -364,15 +414,18 @@ int hgemm_check(const course_args* a, unsigned long long* seed, const char* only
     }
     hg_say_if_no_tma(v, only);
     /* Edges in every direction, K below, at and past a slice, rows not 16-byte aligned (K or N
-     * not a multiple of 8), K = 0 (C = beta C), and two shapes drawn from the seed. The last two
-     * fixed ones keep, under the sanitizers' --size 132, the aligned path with several slices:
-     * enough for the cp.async pipelines to refill a stage, not for the TMA's (3 stages of 64 k),
-     * which 08_cp_async.*_hgemm sanitize at 264 x 136 x 456. */
-    gemm_shape shapes[18] = {{1, 1, 1},       {1, 300, 7},    {300, 1, 9},     {17, 33, 9},
-                             {128, 256, 32},  {129, 257, 65}, {300, 200, 104}, {64, 520, 1000},
-                             {1000, 8, 16},   {257, 129, 8},  {511, 513, 517}, {33, 65, 0},
-                             {130, 128, 128}, {72, 128, 104}};
-    int n = 14;
+     * not a multiple of 8), K = 0 (C = beta C), 264 x 18440: 290 tiles of 256 x 128, more than
+     * a GPU has SMs, so that hgemm_tma_persistent's blocks take two or three each (K = 72: two
+     * slices, the next tile's first loaded during this one), and two shapes drawn from the seed.
+     * The last two fixed ones keep, under the sanitizers' --size 132, the aligned path with
+     * several slices: enough for the cp.async pipelines to refill a stage, not for the TMA's (3
+     * stages of 64 k) or the persistent blocks, which 08_cp_async.*_hgemm sanitize at
+     * 264 x 18440 x 456. */
+    gemm_shape shapes[19] = {{1, 1, 1},        {1, 300, 7},     {300, 1, 9},     {17, 33, 9},
+                             {128, 256, 32},   {129, 257, 65},  {300, 200, 104}, {64, 520, 1000},
+                             {1000, 8, 16},    {257, 129, 8},   {511, 513, 517}, {33, 65, 0},
+                             {264, 18440, 72}, {130, 128, 128}, {72, 128, 104}};
+    int n = 15;
     for (int k = 0; k < 2; ++k)
         shapes[n++] = {1 + (int)rng_below(seed, 600), 1 + (int)rng_below(seed, 600),
                        1 + (int)rng_below(seed, 600)};
@@ -434,11 +487,16 @@ static void hg_write_csv(const char* path, const course_device* dev, const char*
     FILE* f = csv_open(path, dev, cmd,
                        "variant,kernel,M,N,K,sweep,bm,bn,bk,stages,layout,threads,dynamic_smem,"
                        "flops,median_ms,min_ms,max_ms,reps,launches,tflops,of_ceiling,of_cublas,"
-                       "error_vs_cublas,registers,spill_bytes,model_ldsm_wavefronts_per_request");
+                       "error_vs_cublas,registers,spill_bytes,model_ldsm_wavefronts_per_request,"
+                       "model_st_wavefronts_per_request");
     for (int i = 0; i < n; ++i) {
         const hg_variant* v = m[i].v;
         int regs = 0, spill = 0, aw, bw;
-        double model = -1;
+        double model = -1, model_st = -1; /* -1: no shared stores to predict */
+        if (v && v->persistent) {
+            int ideal;
+            model_st = hg_c_stage_model(1, 1, &ideal);
+        }
         if (v && v->kernel) {
             cudaFuncAttributes fa;
             CUDA_CHECK(cudaFuncGetAttributes(&fa, v->kernel));
@@ -449,13 +507,13 @@ static void hg_write_csv(const char* path, const course_device* dev, const char*
         const double flops = m[i].tflops * m[i].t.median_ms * 1e9;
         fprintf(f,
                 "%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%s,%d,%d,%.0f,%.6f,%.6f,%.6f,%d,%d,%.1f,%.4f,%.4f,"
-                "%.3g,%d,%d,%.4f\n",
+                "%.3g,%d,%d,%.4f,%.4f\n",
                 v ? csv_field(v->name) : CEILING, v ? v->number : 9, m[i].s.M, m[i].s.N, m[i].s.K,
                 v ? v->sweep : 0, v ? v->bm : 0, v ? v->bn : 0, v ? v->bk : 0, v ? v->stages : 0,
                 v && v->kernel ? LAYOUT_NAME[v->layout] : "-", v ? v->threads : CEILING_NT,
                 v ? v->smem : 0, flops, m[i].t.median_ms, m[i].t.min_ms, m[i].t.max_ms, m[i].t.reps,
                 m[i].t.launches, m[i].tflops, m[i].of_ceiling, m[i].of_cublas, m[i].error, regs,
-                spill, model);
+                spill, model, model_st);
     }
     csv_close(f, path);
     printf("wrote %s\n", path);

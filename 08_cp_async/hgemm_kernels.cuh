@@ -193,14 +193,14 @@ static __device__ __forceinline__ void hg_tile_of(int b, int tiles_m, int tiles_
     *tn = k / rows;
 }
 
-/* Where a thread works: its lane, its warp's 64 x 64 tile at (wm, wn) of the block's tile at
- * (bm, bn) (hg_tile_of's order, 8 tile-rows at a time), and the number of BK slices along K. */
+/* Where a thread works: its lane, its warp's 64 x 64 tile at (wm, wn) of the block tile `tile`
+ * at (bm, bn) (hg_tile_of's order, 8 tile-rows at a time), and the number of BK slices along K. */
 struct hg_place {
     int tid, lane, wm, wn, bm, bn, slices;
 };
 
 template <int BM, int BN, int BK>
-static __device__ __forceinline__ hg_place hg_place_of(int M, int N, int K) {
+static __device__ __forceinline__ hg_place hg_place_of(int M, int N, int K, int tile) {
     hg_place p;
     p.tid = threadIdx.x;
     p.lane = p.tid % 32;
@@ -208,7 +208,7 @@ static __device__ __forceinline__ hg_place hg_place_of(int M, int N, int K) {
     p.wm = warp / (BN / 64) * 64;
     p.wn = warp % (BN / 64) * 64;
     int tm, tn;
-    hg_tile_of<8>(blockIdx.x, (M + BM - 1) / BM, (N + BN - 1) / BN, &tm, &tn);
+    hg_tile_of<8>(tile, (M + BM - 1) / BM, (N + BN - 1) / BN, &tm, &tn);
     p.bm = tm * BM;
     p.bn = tn * BN;
     p.slices = (K + BK - 1) / BK;
@@ -230,7 +230,7 @@ __global__ void __launch_bounds__(WARPS_M* WARPS_N * 32)
     extern __shared__ uint4 hg_smem[];
     __half* const smem = reinterpret_cast<__half*>(hg_smem);
 
-    const hg_place p = hg_place_of<BM, BN, BK>(M, N, K);
+    const hg_place p = hg_place_of<BM, BN, BK>(M, N, K, blockIdx.x);
     const int tid = p.tid, lane = p.lane, wm = p.wm, wn = p.wn, bm = p.bm, bn = p.bn;
     const int slices = p.slices;
 

@@ -12,6 +12,13 @@
  * a step earlier), and thread 0 refills that stage with slice t + STAGES; STAGES slices are in
  * flight, one more than hgemm_mma's cp.async pipeline keeps.
  *
+ * PERSISTENT (hgemm_tma_persistent): one block an SM walks the tiles tile, tile + gridDim.x, ...
+ * and thread 0's copies run STAGES slices ahead across the tiles, so the next tile's first slices
+ * load while this tile ends. C leaves through the TMA too (hg_store_tma): the warps write their
+ * accumulators into shared memory, one lane hands them to the copy engine, and the warps go on
+ * to the next tile while it writes. Storing from registers costs the one-tile kernel a 256 x 128
+ * tile's 512 warp-wide stores of 8 scattered 32-byte pieces, in which no warp computes.
+ *
  * Every stage is 1 KiB aligned: the 128B swizzle is a pattern of the address bits. The tensor
  * maps need 16-byte aligned rows (K and N multiples of 8): hgemm.cu falls back to hgemm_mma on
  * other shapes. */
@@ -21,18 +28,87 @@
 #include "hgemm_kernels.cuh"
 #include "tma.cuh"
 
-enum { HG_TMA_BK = 64 };
+/* C's staging (PERSISTENT): a warp's 64 x 64 floats leave in chunks of 16 rows, each two TMA
+ * boxes of 16 x 32 floats (128-byte rows, the 128B swizzle); two buffers a warp, so a chunk is
+ * written while the copy engine still reads the one before. */
+enum {
+    HG_TMA_BK = 64,
+    HG_C_ROWS = 16,
+    HG_C_BOX = 32,
+    HG_C_CHUNK = HG_C_ROWS * 64,
+    HG_C_BUFFERS = 2
+};
 
-template <int BM, int BN, int STAGES>
-constexpr __host__ __device__ int hgemm_tma_smem_bytes() {
-    /* + the slack to align the base */
-    return hgemm_smem_bytes<BM, BN, HG_TMA_BK, STAGES, HG_TMA>() + TMA_ALIGN;
+/* Where float (r, c) of a chunk sits in its buffer, in floats: box c / 32, in the 128B swizzle,
+ * which on 4-byte elements is Swizzle<3,2,3> (16-byte units XORed with the row's low 3 bits). */
+static __host__ __device__ inline unsigned hg_c_slot(unsigned r, unsigned c) {
+    return c / HG_C_BOX * (HG_C_ROWS * HG_C_BOX) +
+           layout_swizzle(r * HG_C_BOX + c % HG_C_BOX, 3, 2, 3);
 }
 
-template <int BM, int BN, int STAGES>
+/* The column of the float2 that lane writes in the warp's j-th store of a chunk row (j = 0..7):
+ * lane (g, q) = (lane / 4, lane % 4) holds columns 8 j + 2 q of row g (mma_d_element), and odd
+ * rows take the 8-column blocks in the order j ^ 2. Why, for one store: 64-bit stores go 16 lanes
+ * at a time, and lanes 0..15 are rows g = 0..3, each writing 16-byte units 2 j and 2 j + 1 of its
+ * row. Rows of 128 bytes start at bank 0: unswizzled, the 4 rows hit the same 2 units (4-way,
+ * 8 wavefronts for 256 bytes). The swizzle XORs the unit with g: (2 j + b) ^ g for g = 0..3 is
+ * still only 4 units, each twice (4 wavefronts). With odd rows at j ^ 2, the 8 (g, b) land on
+ * all 8 units: 2 wavefronts, the least 256 bytes take. The model counts all three
+ * (hgemm_print_model), ncu the kernel's (the ncu test's st column). */
+static __host__ __device__ inline unsigned hg_c_column(unsigned j, unsigned lane) {
+    return 8 * (j ^ (lane / 4 % 2 * 2)) + 2 * (lane % 4);
+}
+
+template <int BM, int BN, int STAGES, int PERSISTENT>
+constexpr __host__ __device__ int hgemm_tma_smem_bytes() {
+    /* the stages, C's staging buffers (PERSISTENT), the slack to align the base */
+    return hgemm_smem_bytes<BM, BN, HG_TMA_BK, STAGES, HG_TMA>() +
+           (PERSISTENT ? BM / 64 * (BN / 64) * HG_C_BUFFERS * HG_C_CHUNK * 4 : 0) + TMA_ALIGN;
+}
+
+/* alpha times the warp's 64 x 64 accumulators out to C at (row0, col0) through the TMA, 16 rows
+ * at a time into the warp's buffers (stage: 2 chunks of floats); the copy engine leaves out what
+ * lies past C. Before a buffer is written again, lane 0 waits until the copy issued from it two
+ * chunks ago has read it; the fence hands the warp's writes to the copy engine (the async proxy).
+ */
+static __device__ __forceinline__ void hg_store_tma(const CUtensorMap* map_c, float* stage,
+                                                    int row0, int col0, const float (&acc)[4][8][4],
+                                                    float alpha, int lane) {
+    const int g = lane / 4;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        float* const buf = stage + i % HG_C_BUFFERS * HG_C_CHUNK;
+        if (lane == 0) tma_store_wait_read<HG_C_BUFFERS - 1>();
+        __syncwarp();
+#pragma unroll
+        for (int j = 0; j < 8; ++j)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                /* hg_c_column's order: a select between two registers, odd rows j ^ 2 */
+                const int e = 2 * h, odd = g % 2;
+                const float x = odd ? acc[i][j ^ 2][e] : acc[i][j][e],
+                            y = odd ? acc[i][j ^ 2][e + 1] : acc[i][j][e + 1];
+                *reinterpret_cast<float2*>(buf + hg_c_slot(g + 8 * h, hg_c_column(j, lane))) =
+                    make_float2(alpha * x, alpha * y);
+            }
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        __syncwarp();
+        if (lane == 0) {
+#pragma unroll
+            for (int box = 0; box < 64 / HG_C_BOX; ++box)
+                tma_store_2d(map_c, col0 + HG_C_BOX * box, row0 + HG_C_ROWS * i,
+                             smem_address(buf + box * HG_C_ROWS * HG_C_BOX));
+            tma_store_commit();
+        }
+    }
+}
+
+/* K > 0 and a grid of at most one block a tile (hgemm.cu's launch sees to both). */
+template <int BM, int BN, int STAGES, int PERSISTENT>
 __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
     hgemm_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-              float* __restrict__ C, int M, int N, int K, float alpha, float beta) {
+              const __grid_constant__ CUtensorMap map_c, float* __restrict__ C, int M, int N, int K,
+              float alpha, float beta) {
 #if __CUDA_ARCH__ >= 900
     constexpr int BK = HG_TMA_BK, MT = 4, NT8 = 8, KS = BK / 16;
     typedef hg_stage<BM, BN, BK, HG_TMA> Stage;
@@ -45,12 +121,14 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
     __shared__ __align__(8) unsigned long long full[STAGES];
     const unsigned raw = smem_address(hg_smem),
                    base = (raw + TMA_ALIGN - 1) / TMA_ALIGN * TMA_ALIGN;
-    const __half* const smem = reinterpret_cast<const __half*>(
-        reinterpret_cast<const unsigned char*>(hg_smem) + (base - raw));
+    unsigned char* const aligned = reinterpret_cast<unsigned char*>(hg_smem) + (base - raw);
+    const __half* const smem = reinterpret_cast<const __half*>(aligned);
 
-    const hg_place p = hg_place_of<BM, BN, BK>(M, N, K);
-    const int tid = p.tid, lane = p.lane, wm = p.wm, wn = p.wn, bm = p.bm, bn = p.bn;
-    const int slices = p.slices;
+    const int tiles = (M + BM - 1) / BM * ((N + BN - 1) / BN), slices = (K + BK - 1) / BK;
+    const hg_place p = hg_place_of<BM, BN, BK>(M, N, K, blockIdx.x);
+    const int tid = p.tid, lane = p.lane, wm = p.wm, wn = p.wn;
+    float* const c_stage = reinterpret_cast<float*>(aligned + STAGES * STAGE_BYTES) +
+                           tid / 32 * HG_C_BUFFERS * HG_C_CHUNK;
 
     if (tid == 0) {
         for (int s = 0; s < STAGES; ++s) mbarrier_init(smem_address(&full[s]), 1);
@@ -59,18 +137,29 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
     }
     __syncthreads();
 
-    /* Slice t into stage s, by thread 0: the byte count, then A's box at (k, bm) and B's panels
-     * at (bn + 64 panel, k). The fence orders the block's earlier reads of the stage (the generic
-     * proxy, ordered before this thread by the barrier) before the copy engine's writes. */
-    auto issue = [&](int t, int s) {
+    /* Thread 0's copies: the next slice to load is slice next_t of tile next (at next_bm,
+     * next_bn), STAGES slices ahead of the warps and, PERSISTENT, on into the block's next tile.
+     * Into stage s: the byte count, then A's box at (k, bm) and B's panels at (bn + 64 panel, k).
+     * The fence orders the block's earlier reads of the stage (the generic proxy, ordered before
+     * this thread by the barrier) before the copy engine's writes. */
+    int next = blockIdx.x, next_t = 0, next_bm = p.bm, next_bn = p.bn;
+    auto issue = [&](int s) {
         const unsigned bar = smem_address(&full[s]), a = base + s * STAGE_BYTES,
                        b = a + TA::HALVES * 2;
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         mbarrier_expect_bytes(bar, STAGE_BYTES);
-        tma_load_2d(a, &map_a, t * BK, bm, bar);
+        tma_load_2d(a, &map_a, next_t * BK, next_bm, bar);
 #pragma unroll
         for (int panel = 0; panel < BN / 64; ++panel)
-            tma_load_2d(b + TB::at(0, 64 * panel) * 2, &map_b, bn + 64 * panel, t * BK, bar);
+            tma_load_2d(b + TB::at(0, 64 * panel) * 2, &map_b, next_bn + 64 * panel, next_t * BK,
+                        bar);
+        if (++next_t == slices) {
+            next_t = 0;
+            next += gridDim.x;
+            const hg_place q = hg_place_of<BM, BN, BK>(M, N, K, next);
+            next_bm = q.bm;
+            next_bn = q.bn;
+        }
     };
 
     int a_off[KS], b_off[NT8 / 2];
@@ -82,39 +171,49 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
                                       a + TA::HALVES + 16 * ks * TB::STRIDE, b_off);
     };
 
-    float acc[MT][NT8][4] = {};
     if (tid == 0)
-        for (int t = 0; t < STAGES && t < slices; ++t) issue(t, t);
-    if (slices > 0) {
-        mbarrier_wait(smem_address(&full[0]), 0);
-        fragments(0, 0, 0);
-    }
-    /* Slice t is in stage s, whose barrier completes its phase number t / STAGES: parity `phase`.
-     * Before the last step of slice t: the barrier (slice t's stage is read), its refill, and the
-     * wait for slice t + 1, whose first fragments that step loads. */
+        for (int s = 0; s < STAGES && next < tiles; ++s) issue(s);
+    mbarrier_wait(smem_address(&full[0]), 0);
+    fragments(0, 0, 0);
+    /* The block's slices are one sequence over its tiles: the g-th is in stage g % STAGES, whose
+     * barrier completes its phase number g / STAGES: parity `phase`. Before the last step of a
+     * slice: the barrier (the slice's stage is read), its refill, and the wait for the next
+     * slice, whose first fragments that step loads. */
     int s = 0, phase = 0;
-    for (int t = 0; t < slices; ++t) {
-        const int s_next = s + 1 == STAGES ? 0 : s + 1;
-        const int phase_next = s + 1 == STAGES ? phase ^ 1 : phase;
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        const bool last_tile = tile + (int)gridDim.x >= tiles;
+        float acc[MT][NT8][4] = {};
+        for (int t = 0; t < slices; ++t) {
+            const int s_next = s + 1 == STAGES ? 0 : s + 1;
+            const int phase_next = s + 1 == STAGES ? phase ^ 1 : phase;
+            const bool more = t + 1 < slices || !last_tile;
 #pragma unroll
-        for (int ks = 0; ks < KS; ++ks) {
-            if (ks == KS - 1) {
-                __syncthreads();
-                if (tid == 0 && t + STAGES < slices) issue(t + STAGES, s);
-                if (t + 1 < slices) mbarrier_wait(smem_address(&full[s_next]), phase_next);
+            for (int ks = 0; ks < KS; ++ks) {
+                if (ks == KS - 1) {
+                    __syncthreads();
+                    if (tid == 0 && next < tiles) issue(s);
+                    if (more) mbarrier_wait(smem_address(&full[s_next]), phase_next);
+                }
+                if (ks + 1 < KS)
+                    fragments((ks + 1) % 2, s, ks + 1);
+                else if (more)
+                    fragments(0, s_next, 0);
+                hg_mma_step(acc, af[ks % 2], bf[ks % 2]);
             }
-            if (ks + 1 < KS)
-                fragments((ks + 1) % 2, s, ks + 1);
-            else if (t + 1 < slices)
-                fragments(0, s_next, 0);
-            hg_mma_step(acc, af[ks % 2], bf[ks % 2]);
+            s = s_next;
+            phase = phase_next;
         }
-        s = s_next;
-        phase = phase_next;
+        const hg_place here = hg_place_of<BM, BN, BK>(M, N, K, tile);
+        if (PERSISTENT && beta == 0.0f)
+            hg_store_tma(&map_c, c_stage, here.bm + wm, here.bn + wn, acc, alpha, lane);
+        else
+            hg_store(C, M, N, here.bm + wm, here.bn + wn, acc, alpha, beta, lane);
     }
-    hg_store(C, M, N, bm + wm, bn + wn, acc, alpha, beta, lane);
+    /* the stores' reads of shared memory and their writes, done before the block leaves */
+    if (PERSISTENT && lane == 0) tma_store_wait_all();
 #else
-    (void)map_a, (void)map_b, (void)C, (void)M, (void)N, (void)K, (void)alpha, (void)beta;
+    (void)map_a, (void)map_b, (void)map_c, (void)C, (void)M, (void)N, (void)K, (void)alpha,
+        (void)beta;
     __trap();
 #endif
 }

@@ -79,7 +79,7 @@ unset logscale x
 set format x "%g"
 stats hgemm using (is('mma_ceiling') ? column('tflops') : NaN) nooutput
 ceiling = STATS_max
-hg = "hgemm_cublas hgemm_plain hgemm_padded hgemm_swizzled hgemm_128x128x32_s4 hgemm_128x128x64_s3 hgemm_128x256x64_s3 hgemm_256x128x64_s3 hgemm_tma"
+hg = "hgemm_cublas hgemm_plain hgemm_padded hgemm_swizzled hgemm_128x128x32_s4 hgemm_128x128x64_s3 hgemm_128x256x64_s3 hgemm_256x128x64_s3 hgemm_tma hgemm_tma_persistent"
 set title sprintf("FP16 GEMM on the tensor cores, TFLOP/s (mma.sync ceiling %.0f, dashed)", ceiling)
 set xlabel ''
 set ylabel 'TFLOP/s'

@@ -7,6 +7,11 @@
  *                                     counted into the barrier (complete_tx) as they land
  *   mbarrier.try_wait.parity          has the phase of that parity completed? (a phase completes
  *                                     when its arrivals and bytes are all in; parities alternate)
+ *   cp.async.bulk.tensor.2d (store)   one box of shared memory out to a tensor map, clipped at
+ *                                     the edges; asynchronous, tracked in bulk groups:
+ *   cp.async.bulk.commit_group        closes this thread's group of stores issued so far
+ *   cp.async.bulk.wait_group.read N   waits until all but the newest N groups have read their
+ *                                     shared memory (which may then be written again)
  *
  * A swizzled box's pattern is of the shared address bits: its destination 1 KiB aligned. */
 #ifndef TMA_CUH
@@ -46,6 +51,32 @@ static __device__ __forceinline__ void tma_load_2d(unsigned dst, const CUtensorM
                  " [%0], [%1, {%2, %3}], [%4];" ::"r"(dst),
                  "l"(reinterpret_cast<unsigned long long>(map)), "r"(x), "r"(y), "r"(bar)
                  : "memory");
+}
+
+/* One box of shared memory at src out to the tensor map at (x, y), by this thread's next bulk
+ * group; src's writes by the generic proxy must be fenced first (fence.proxy.async). */
+static __device__ __forceinline__ void tma_store_2d(const CUtensorMap* map, int x, int y,
+                                                    unsigned src) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(
+            reinterpret_cast<unsigned long long>(map)),
+        "r"(x), "r"(y), "r"(src)
+        : "memory");
+}
+
+static __device__ __forceinline__ void tma_store_commit(void) {
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+}
+
+/* All but the newest N of this thread's store groups have read their shared memory. */
+template <int N>
+static __device__ __forceinline__ void tma_store_wait_read(void) {
+    asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
+}
+
+/* All of this thread's store groups are complete: their writes done. */
+static __device__ __forceinline__ void tma_store_wait_all(void) {
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 }
 
 #endif
