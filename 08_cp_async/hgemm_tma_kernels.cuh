@@ -226,20 +226,8 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
     const hg_place p = hg_place_of<BM, BN, BK>(M, N, K, blockIdx.x);
     const int tid = p.tid, lane = p.lane, wm = p.wm, wn = p.wn;
 
-    /* The block's segments (hg_schedule_of): its slices are one sequence over them. Thread 0's
-     * copies: the next slice to load is slice next.t of segment next.i (tile at next.bm,
-     * next.bn; up to next.k1), STAGES slices ahead of the warps and on into the next segment.
-     * Both in shared memory: they are read once a slice at most, and registers are short. */
+    /* The block's segments (hg_schedule_of), in shared memory: read once a segment. */
     __shared__ hg_schedule work;
-    __shared__ struct { int i, t, k1, bm, bn; } next;
-    auto enter = [&](int i) {
-        int tile;
-        next.i = i;
-        hg_segment(work, i, &tile, &next.t, &next.k1);
-        const hg_place q = hg_place_of<BM, BN, BK>(M, N, K, tile);
-        next.bm = q.bm;
-        next.bn = q.bn;
-    };
     if (tid == 0) {
         for (int s = 0; s < STAGES; ++s) mbarrier_init(smem_address(&full[s]), 1);
         /* make the initialised barriers visible to the copy engine (the async proxy) */
@@ -247,29 +235,38 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
         const int tiles = (M + BM - 1) / BM * ((N + BN - 1) / BN), slices = (K + BK - 1) / BK;
         work = PERSISTENT ? hg_schedule_of(tiles, slices)
                           : hg_schedule{tiles, slices, tiles, 1, 0, 0, 1};
-        if (work.segments > 0) enter(0);
     }
     __syncthreads();
+    const int segments = work.segments;
+    if (segments == 0) return; /* a stream-K rank with no slices (tiny problems) */
 
-    /* Into stage s: the byte count, then A's box at (k, bm) and B's panels at (bn + 64 panel,
-     * k). The fence orders the block's earlier reads of the stage (the generic proxy, ordered
-     * before this thread by the barrier) before the copy engine's writes. */
+    /* Thread 0's copies, in registers (it issues them between other warps' mma, and every
+     * cycle it spends holds up the next barrier): the next slice to load is slice next_t of
+     * segment next_i (its tile at next_bm, next_bn; up to next_k1), STAGES slices ahead of the
+     * warps and on into the next segment. Into stage s: the byte count, then A's box at
+     * (k, bm) and B's panels at (bn + 64 panel, k). The fence orders the block's earlier reads
+     * of the stage (the generic proxy, ordered before this thread by the barrier) before the
+     * copy engine's writes. */
+    int next_i = 0, next_t, next_k1, next_bm, next_bn;
+    auto enter = [&](int i) {
+        int tile;
+        hg_segment(work, i, &tile, &next_t, &next_k1);
+        const hg_place q = hg_place_of<BM, BN, BK>(M, N, K, tile);
+        next_bm = q.bm;
+        next_bn = q.bn;
+    };
+    enter(0);
     auto issue = [&](int s) {
         const unsigned bar = smem_address(&full[s]), a = base + s * STAGE_BYTES,
                        b = a + TA::HALVES * 2;
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         mbarrier_expect_bytes(bar, STAGE_BYTES);
-        tma_load_2d(a, &map_a, next.t * BK, next.bm, bar);
+        tma_load_2d(a, &map_a, next_t * BK, next_bm, bar);
 #pragma unroll
         for (int panel = 0; panel < BN / 64; ++panel)
-            tma_load_2d(b + TB::at(0, 64 * panel) * 2, &map_b, next.bn + 64 * panel, next.t * BK,
+            tma_load_2d(b + TB::at(0, 64 * panel) * 2, &map_b, next_bn + 64 * panel, next_t * BK,
                         bar);
-        if (++next.t == next.k1) {
-            if (next.i + 1 < work.segments)
-                enter(next.i + 1);
-            else
-                next.i = work.segments; /* all issued */
-        }
+        if (++next_t == next_k1 && ++next_i < segments) enter(next_i);
     };
 
     int a_off[KS], b_off[NT8 / 2];
@@ -281,20 +278,19 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
                                       a + TA::HALVES + 16 * ks * TB::STRIDE, b_off);
     };
 
-    if (work.segments == 0) return; /* a stream-K rank with no slices (tiny problems) */
     if (tid == 0)
-        for (int s = 0; s < STAGES && next.i < work.segments; ++s) issue(s);
+        for (int s = 0; s < STAGES && next_i < segments; ++s) issue(s);
     mbarrier_wait(smem_address(&full[0]), 0);
     fragments(0, 0, 0);
     /* The block's slices are one sequence over its segments: the g-th is in stage g % STAGES,
      * whose barrier completes its phase number g / STAGES: parity `phase`. Before the last step
-     * of a slice: the barrier (the slice's stage is read), its refill, and the wait for the next
-     * slice, whose first fragments that step loads. */
+     * of a slice: the barrier (the slice's stage is read) and the wait for the next slice, whose
+     * first fragments that step loads; after it, the stage's refill. */
     int s = 0, phase = 0;
-    for (int i = 0; i < work.segments; ++i) {
+    for (int i = 0; i < segments; ++i) {
         int tile, k0, k1;
         hg_segment(work, i, &tile, &k0, &k1);
-        const bool last_segment = i + 1 == work.segments;
+        const bool last_segment = i + 1 == segments;
         float acc[MT][NT8][4] = {};
         for (int t = k0; t < k1; ++t) {
             const int s_next = s + 1 == STAGES ? 0 : s + 1;
@@ -304,7 +300,6 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
             for (int ks = 0; ks < KS; ++ks) {
                 if (ks == KS - 1) {
                     __syncthreads();
-                    if (tid == 0 && next.i < work.segments) issue(s);
                     if (more) mbarrier_wait(smem_address(&full[s_next]), phase_next);
                 }
                 if (ks + 1 < KS)
@@ -312,6 +307,8 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
                 else if (more)
                     fragments(0, s_next, 0);
                 hg_mma_step(acc, af[ks % 2], bf[ks % 2]);
+                /* stage s is read (the barrier): its refill, behind warp 0's mma */
+                if (ks == KS - 1 && tid == 0 && next_i < segments) issue(s);
             }
             s = s_next;
             phase = phase_next;
