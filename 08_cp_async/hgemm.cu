@@ -68,23 +68,6 @@ static void hg_launch(const __half* A, const __half* B, float* C, int M, int N, 
         hg_kernel_launch<BM, BN, BK, STAGES, LAYOUT, 0>(A, B, C, M, N, K, alpha, beta);
 }
 
-/* The persistent kernel's stream-K partial sums (one tile of floats a block) and their flags,
- * allocated at its first launch for the GPU's SM count; a fresh epoch each launch, so the flags
- * need no reset. Freed by hg_release. */
-static struct {
-    float* partials;
-    unsigned* flags;
-    unsigned epoch;
-    int sms;
-} hg_sk;
-
-static void hg_release(void) {
-    if (hg_sk.partials) CUDA_CHECK(cudaFree(hg_sk.partials));
-    if (hg_sk.flags) CUDA_CHECK(cudaFree(hg_sk.flags));
-    hg_sk.partials = NULL;
-    hg_sk.flags = NULL;
-}
-
 /* The TMA's tensor maps need 16-byte aligned rows and K > 0; other shapes take hgemm_mma of the
  * same tile, swizzled. A's box: 64 halves x BM rows; B's: 64 x 64, one a panel; C's (PERSISTENT,
  * which stores through it when beta = 0): 32 floats x 16 rows. One block a tile, or PERSISTENT
@@ -104,25 +87,20 @@ static void hg_tma_launch(const __half* A, const __half* B, float* C, int M, int
             CU_TENSOR_MAP_SWIZZLE_128B);
     tma_map(&b, B, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, K, N, 64, HG_TMA_BK,
             CU_TENSOR_MAP_SWIZZLE_128B);
-    const long long tiles = (long long)((M + BM - 1) / BM) * ((N + BN - 1) / BN);
-    long long blocks = tiles;
-    if (PERSISTENT) {
+    if (PERSISTENT)
         tma_map(&c, C, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, M, N, HG_C_BOX, HG_C_ROWS,
                 CU_TENSOR_MAP_SWIZZLE_128B);
-        if (!hg_sk.partials) {
-            int dev;
-            CUDA_CHECK(cudaGetDevice(&dev));
-            CUDA_CHECK(cudaDeviceGetAttribute(&hg_sk.sms, cudaDevAttrMultiProcessorCount, dev));
-            CUDA_CHECK(cudaMalloc(&hg_sk.partials, (size_t)hg_sk.sms * BM * BN * sizeof(float)));
-            CUDA_CHECK(cudaMalloc(&hg_sk.flags, (size_t)hg_sk.sms * sizeof(unsigned)));
-            CUDA_CHECK(cudaMemset(hg_sk.flags, 0, (size_t)hg_sk.sms * sizeof(unsigned)));
-        }
-        if (blocks > hg_sk.sms) blocks = hg_sk.sms;
-        ++hg_sk.epoch;
+    const long long tiles = (long long)((M + BM - 1) / BM) * ((N + BN - 1) / BN);
+    static int sms;
+    if (!sms) {
+        int dev;
+        CUDA_CHECK(cudaGetDevice(&dev));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     }
-    hgemm_tma<BM, BN, STAGES, PERSISTENT><<<(unsigned)blocks, BM / 64 * (BN / 64) * 32,
-                                            hgemm_tma_smem_bytes<BM, BN, STAGES, PERSISTENT>()>>>(
-        a, b, c, C, M, N, K, alpha, beta, hg_sk.partials, hg_sk.flags, hg_sk.epoch);
+    const long long blocks = PERSISTENT && tiles > sms ? sms : tiles;
+    hgemm_tma<BM, BN, STAGES, PERSISTENT>
+        <<<(unsigned)blocks, BM / 64 * (BN / 64) * 32,
+           hgemm_tma_smem_bytes<BM, BN, STAGES, PERSISTENT>()>>>(a, b, c, C, M, N, K, alpha, beta);
 }
 
 static cublasHandle_t hg_cublas;
@@ -436,19 +414,18 @@ int hgemm_check(const course_args* a, unsigned long long* seed, const char* only
     }
     hg_say_if_no_tma(v, only);
     /* Edges in every direction, K below, at and past a slice, rows not 16-byte aligned (K or N
-     * not a multiple of 8), K = 0 (C = beta C), two shapes with more tiles of 256 x 128 than a
-     * GPU has SMs, for hgemm_tma_persistent (hg_schedule_of): 264 x 18440 x 72, 290 tiles of 2
-     * slices, whole tiles only (too few slices left to split: on 132 SMs, blocks take 2 or 3
-     * tiles), and 264 x 16648 x 200, 262 tiles of 4 slices, whose last 130 are split across
-     * blocks (stream-K), and two shapes drawn from the seed. The last two fixed ones keep, under
-     * the sanitizers' --size 132, the aligned path with several slices: enough for the cp.async
-     * pipelines to refill a stage, not for the TMA's (3 stages of 64 k) or the persistent
-     * blocks, which 08_cp_async.*_hgemm sanitize at 264 x 16648 x 456. */
-    gemm_shape shapes[20] = {{1, 1, 1},        {1, 300, 7},       {300, 1, 9},     {17, 33, 9},
-                             {128, 256, 32},   {129, 257, 65},    {300, 200, 104}, {64, 520, 1000},
-                             {1000, 8, 16},    {257, 129, 8},     {511, 513, 517}, {33, 65, 0},
-                             {264, 18440, 72}, {264, 16648, 200}, {130, 128, 128}, {72, 128, 104}};
-    int n = 16;
+     * not a multiple of 8), K = 0 (C = beta C), 264 x 18440: 290 tiles of 256 x 128, more than
+     * a GPU has SMs, so that hgemm_tma_persistent's blocks take two or three each (K = 72: two
+     * slices, the next tile's first loaded during this one), and two shapes drawn from the seed.
+     * The last two fixed ones keep, under the sanitizers' --size 132, the aligned path with
+     * several slices: enough for the cp.async pipelines to refill a stage, not for the TMA's (3
+     * stages of 64 k) or the persistent blocks, which 08_cp_async.*_hgemm sanitize at
+     * 264 x 18440 x 456. */
+    gemm_shape shapes[19] = {{1, 1, 1},        {1, 300, 7},     {300, 1, 9},     {17, 33, 9},
+                             {128, 256, 32},   {129, 257, 65},  {300, 200, 104}, {64, 520, 1000},
+                             {1000, 8, 16},    {257, 129, 8},   {511, 513, 517}, {33, 65, 0},
+                             {264, 18440, 72}, {130, 128, 128}, {72, 128, 104}};
+    int n = 15;
     for (int k = 0; k < 2; ++k)
         shapes[n++] = {1 + (int)rng_below(seed, 600), 1 + (int)rng_below(seed, 600),
                        1 + (int)rng_below(seed, 600)};
@@ -458,7 +435,6 @@ int hgemm_check(const course_args* a, unsigned long long* seed, const char* only
     printf("check: tensor-core GEMM, %d shape%s, beta 0 (over NaN) and 0.5, tolerance (K / 16 + "
            "4) x 16 FLT_EPSILON of sum |a b|: %s\n",
            n, n == 1 ? "" : "s", failed ? "FAILED" : "all variants agree with the CPU (double)");
-    hg_release();
     return failed;
 }
 
@@ -674,6 +650,5 @@ int hgemm_bench(const char* program, const course_args* a, const course_device* 
                        100 * m[i].of_cublas);
         printf("| %s | - | %.1f | 100%% | - |\n", CEILING, ceiling.tflops);
     }
-    hg_release();
     return bad;
 }

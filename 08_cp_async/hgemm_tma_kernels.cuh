@@ -103,113 +103,14 @@ static __device__ __forceinline__ void hg_store_tma(const CUtensorMap* map_c, fl
     }
 }
 
-/* ---- Which slices a block computes (PERSISTENT: data-parallel tiles, then stream-K).
- *
- * G blocks, T tiles of S slices. Whole tiles, round-robin, as long as every block gets one:
- * block b takes tiles b, b + G, ... of the first full = T / G rounds. A last round of R = T % G
- * tiles would leave G - R SMs idle for a whole tile's time (at 4096^3, 512 tiles on 132 SMs: the
- * 4th round's 116 tiles keep 16 SMs idle, 3% of the run). Instead its R x S slices are split
- * evenly over all G blocks (stream-K): block of rank r = G - 1 - b takes slices [r U / G,
- * (r + 1) U / G) of them, U = R S, in order. Fewer than S a block, so a range is one or two
- * segments, each in one tile. The segment that holds its tile's slice 0 owns the tile: it adds
- * the partial sums of the tile's other segments (each the first segment of a later rank, which
- * writes it to `partials` and raises its flag before doing anything else, so an owner waits on
- * nothing that waits) and stores C. Ranks run backwards so that an owner waits on blocks of
- * lower index, which the GPU starts first. Below 2 slices a block the split is not worth its
- * partial sums: the last round then stays round-robin. Without PERSISTENT (G = T): one tile a
- * block. */
-struct hg_schedule {
-    int tiles, slices,
-        first_sk_tile; /* tiles [first_sk_tile, T) are split; none when it equals T */
-    int dp_tiles;      /* this block's whole tiles: b, b + G, ... */
-    int u0, u1;        /* its stream-K slices, numbered from first_sk_tile's slice 0 */
-    int segments;
-};
-
-static __device__ __forceinline__ int hg_sk_start(int units, int G, int rank) {
-    return (int)((long long)units * rank / G);
-}
-
-static __device__ __forceinline__ hg_schedule hg_schedule_of(int tiles, int slices) {
-    const int G = gridDim.x, b = blockIdx.x, full = tiles / G, rest = tiles % G;
-    const int units = rest * slices; /* below 2^31: rest < G, slices <= 2^17 / 64 */
-    const bool split = rest > 0 && units >= 2 * G;
-    hg_schedule s;
-    s.tiles = tiles;
-    s.slices = slices;
-    s.first_sk_tile = split ? full * G : tiles;
-    s.dp_tiles = full + (!split && b < rest);
-    const int rank = G - 1 - b;
-    s.u0 = split ? hg_sk_start(units, G, rank) : 0;
-    s.u1 = split ? hg_sk_start(units, G, rank + 1) : 0;
-    const int k0 = s.u0 % slices;
-    s.segments = s.dp_tiles + (s.u1 > s.u0) + (k0 + (s.u1 - s.u0) > slices);
-    return s;
-}
-
-/* Segment i of the block: its tile and slices [k0, k1). */
-static __device__ __forceinline__ void hg_segment(const hg_schedule& s, int i, int* tile, int* k0,
-                                                  int* k1) {
-    if (i < s.dp_tiles) {
-        *tile = blockIdx.x + i * (int)gridDim.x, *k0 = 0, *k1 = s.slices;
-        return;
-    }
-    const int first_k = s.u0 % s.slices, length = s.u1 - s.u0;
-    const int first_tile = s.first_sk_tile + s.u0 / s.slices;
-    if (i == s.dp_tiles) {
-        *tile = first_tile, *k0 = first_k;
-        *k1 = first_k + length < s.slices ? first_k + length : s.slices;
-    } else {
-        *tile = first_tile + 1, *k0 = 0, *k1 = first_k + length - s.slices;
-    }
-}
-
-/* Partial sums: block b's at partials + b * BM * BN, thread tid's 128 floats as 32 float4 at
- * [e4 * threads + tid] (each warp's store 512 contiguous bytes); flags[b] = epoch when written. */
-template <int NT>
-static __device__ __forceinline__ void hg_partial_out(const float (&acc)[4][8][4], float* mine,
-                                                      unsigned* flag, unsigned epoch) {
-    float4* const out = reinterpret_cast<float4*>(mine) + threadIdx.x;
-#pragma unroll
-    for (int e4 = 0; e4 < 32; ++e4) {
-        const float* a = acc[e4 / 8][e4 % 8];
-        out[e4 * NT] = make_float4(a[0], a[1], a[2], a[3]);
-    }
-    __threadfence(); /* the sums before the flag, for every thread */
-    __syncthreads();
-    if (threadIdx.x == 0)
-        asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(flag), "r"(epoch) : "memory");
-}
-
-/* Wait for flags[b] == epoch (thread 0, acquiring), then add block b's partial sums. */
-template <int NT>
-static __device__ __forceinline__ void hg_partial_in(float (&acc)[4][8][4], const float* theirs,
-                                                     const unsigned* flag, unsigned epoch) {
-    if (threadIdx.x == 0) {
-        unsigned seen;
-        do asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(flag) : "memory");
-        while (seen != epoch);
-    }
-    __syncthreads();
-    const float4* const in = reinterpret_cast<const float4*>(theirs) + threadIdx.x;
-    /* 4 loads at a time: all 32 in flight would take 128 registers beside the accumulators */
-#pragma unroll
-    for (int e4 = 0; e4 < 32; ++e4) {
-        if (e4 % 4 == 0) asm volatile("" ::: "memory");
-        const float4 v = __ldcg(in + e4 * NT);
-        float* a = acc[e4 / 8][e4 % 8];
-        a[0] += v.x, a[1] += v.y, a[2] += v.z, a[3] += v.w;
-    }
-}
-
 /* K > 0 and a grid of at most one block a tile (hgemm.cu's launch sees to both). */
 template <int BM, int BN, int STAGES, int PERSISTENT>
 __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
     hgemm_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
               const __grid_constant__ CUtensorMap map_c, float* __restrict__ C, int M, int N, int K,
-              float alpha, float beta, float* partials, unsigned* flags, unsigned epoch) {
+              float alpha, float beta) {
 #if __CUDA_ARCH__ >= 900
-    constexpr int BK = HG_TMA_BK, MT = 4, NT8 = 8, KS = BK / 16, NT = BM / 64 * (BN / 64) * 32;
+    constexpr int BK = HG_TMA_BK, MT = 4, NT8 = 8, KS = BK / 16;
     typedef hg_stage<BM, BN, BK, HG_TMA> Stage;
     typedef typename Stage::A TA;
     typedef typename Stage::B TB;
@@ -223,39 +124,25 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
     unsigned char* const aligned = reinterpret_cast<unsigned char*>(hg_smem) + (base - raw);
     const __half* const smem = reinterpret_cast<const __half*>(aligned);
 
+    const int tiles = (M + BM - 1) / BM * ((N + BN - 1) / BN), slices = (K + BK - 1) / BK;
     const hg_place p = hg_place_of<BM, BN, BK>(M, N, K, blockIdx.x);
     const int tid = p.tid, lane = p.lane, wm = p.wm, wn = p.wn;
+    float* const c_stage = reinterpret_cast<float*>(aligned + STAGES * STAGE_BYTES) +
+                           tid / 32 * HG_C_BUFFERS * HG_C_CHUNK;
 
-    /* The block's segments (hg_schedule_of), in shared memory: read once a segment. */
-    __shared__ hg_schedule work;
     if (tid == 0) {
         for (int s = 0; s < STAGES; ++s) mbarrier_init(smem_address(&full[s]), 1);
         /* make the initialised barriers visible to the copy engine (the async proxy) */
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-        const int tiles = (M + BM - 1) / BM * ((N + BN - 1) / BN), slices = (K + BK - 1) / BK;
-        work = PERSISTENT ? hg_schedule_of(tiles, slices)
-                          : hg_schedule{tiles, slices, tiles, 1, 0, 0, 1};
     }
     __syncthreads();
-    const int segments = work.segments;
-    if (segments == 0) return; /* a stream-K rank with no slices (tiny problems) */
 
-    /* Thread 0's copies, in registers (it issues them between other warps' mma, and every
-     * cycle it spends holds up the next barrier): the next slice to load is slice next_t of
-     * segment next_i (its tile at next_bm, next_bn; up to next_k1), STAGES slices ahead of the
-     * warps and on into the next segment. Into stage s: the byte count, then A's box at
-     * (k, bm) and B's panels at (bn + 64 panel, k). The fence orders the block's earlier reads
-     * of the stage (the generic proxy, ordered before this thread by the barrier) before the
-     * copy engine's writes. */
-    int next_i = 0, next_t, next_k1, next_bm, next_bn;
-    auto enter = [&](int i) {
-        int tile;
-        hg_segment(work, i, &tile, &next_t, &next_k1);
-        const hg_place q = hg_place_of<BM, BN, BK>(M, N, K, tile);
-        next_bm = q.bm;
-        next_bn = q.bn;
-    };
-    enter(0);
+    /* Thread 0's copies: the next slice to load is slice next_t of tile next (at next_bm,
+     * next_bn), STAGES slices ahead of the warps and, PERSISTENT, on into the block's next tile.
+     * Into stage s: the byte count, then A's box at (k, bm) and B's panels at (bn + 64 panel, k).
+     * The fence orders the block's earlier reads of the stage (the generic proxy, ordered before
+     * this thread by the barrier) before the copy engine's writes. */
+    int next = blockIdx.x, next_t = 0, next_bm = p.bm, next_bn = p.bn;
     auto issue = [&](int s) {
         const unsigned bar = smem_address(&full[s]), a = base + s * STAGE_BYTES,
                        b = a + TA::HALVES * 2;
@@ -266,7 +153,13 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
         for (int panel = 0; panel < BN / 64; ++panel)
             tma_load_2d(b + TB::at(0, 64 * panel) * 2, &map_b, next_bn + 64 * panel, next_t * BK,
                         bar);
-        if (++next_t == next_k1 && ++next_i < segments) enter(next_i);
+        if (++next_t == slices) {
+            next_t = 0;
+            next += gridDim.x;
+            const hg_place q = hg_place_of<BM, BN, BK>(M, N, K, next);
+            next_bm = q.bm;
+            next_bn = q.bn;
+        }
     };
 
     int a_off[KS], b_off[NT8 / 2];
@@ -279,27 +172,26 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
     };
 
     if (tid == 0)
-        for (int s = 0; s < STAGES && next_i < segments; ++s) issue(s);
+        for (int s = 0; s < STAGES && next < tiles; ++s) issue(s);
     mbarrier_wait(smem_address(&full[0]), 0);
     fragments(0, 0, 0);
-    /* The block's slices are one sequence over its segments: the g-th is in stage g % STAGES,
-     * whose barrier completes its phase number g / STAGES: parity `phase`. Before the last step
-     * of a slice: the barrier (the slice's stage is read) and the wait for the next slice, whose
-     * first fragments that step loads; after it, the stage's refill. */
+    /* The block's slices are one sequence over its tiles: the g-th is in stage g % STAGES, whose
+     * barrier completes its phase number g / STAGES: parity `phase`. Before the last step of a
+     * slice: the barrier (the slice's stage is read), its refill, and the wait for the next
+     * slice, whose first fragments that step loads. */
     int s = 0, phase = 0;
-    for (int i = 0; i < segments; ++i) {
-        int tile, k0, k1;
-        hg_segment(work, i, &tile, &k0, &k1);
-        const bool last_segment = i + 1 == segments;
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        const bool last_tile = tile + (int)gridDim.x >= tiles;
         float acc[MT][NT8][4] = {};
-        for (int t = k0; t < k1; ++t) {
+        for (int t = 0; t < slices; ++t) {
             const int s_next = s + 1 == STAGES ? 0 : s + 1;
             const int phase_next = s + 1 == STAGES ? phase ^ 1 : phase;
-            const bool more = t + 1 < k1 || !last_segment;
+            const bool more = t + 1 < slices || !last_tile;
 #pragma unroll
             for (int ks = 0; ks < KS; ++ks) {
                 if (ks == KS - 1) {
                     __syncthreads();
+                    if (tid == 0 && next < tiles) issue(s);
                     if (more) mbarrier_wait(smem_address(&full[s_next]), phase_next);
                 }
                 if (ks + 1 < KS)
@@ -307,32 +199,13 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
                 else if (more)
                     fragments(0, s_next, 0);
                 hg_mma_step(acc, af[ks % 2], bf[ks % 2]);
-                /* stage s is read (the barrier): its refill, behind warp 0's mma */
-                if (ks == KS - 1 && tid == 0 && next_i < segments) issue(s);
             }
             s = s_next;
             phase = phase_next;
         }
-        if (PERSISTENT && k0 > 0) { /* a later part of the tile's slices: its partial sums */
-            hg_partial_out<NT>(acc, partials + (size_t)blockIdx.x * BM * BN, &flags[blockIdx.x],
-                               epoch);
-            continue;
-        }
-        if (PERSISTENT && k1 < work.slices) { /* the owner: the later parts, rank by rank */
-            const int tile_end = (tile - work.first_sk_tile + 1) * work.slices;
-            const int units = (work.tiles - work.first_sk_tile) * work.slices;
-            for (int rank = (int)gridDim.x - blockIdx.x;
-                 rank < (int)gridDim.x && hg_sk_start(units, gridDim.x, rank) < tile_end; ++rank) {
-                const int b = (int)gridDim.x - 1 - rank;
-                hg_partial_in<NT>(acc, partials + (size_t)b * BM * BN, &flags[b], epoch);
-            }
-        }
         const hg_place here = hg_place_of<BM, BN, BK>(M, N, K, tile);
         if (PERSISTENT && beta == 0.0f)
-            hg_store_tma(&map_c,
-                         reinterpret_cast<float*>(aligned + STAGES * STAGE_BYTES) +
-                             threadIdx.x / 32 * HG_C_BUFFERS * HG_C_CHUNK,
-                         here.bm + wm, here.bn + wn, acc, alpha, threadIdx.x % 32);
+            hg_store_tma(&map_c, c_stage, here.bm + wm, here.bn + wn, acc, alpha, lane);
         else
             hg_store(C, M, N, here.bm + wm, here.bn + wn, acc, alpha, beta, lane);
     }
@@ -340,7 +213,7 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
     if (PERSISTENT && lane == 0) tma_store_wait_all();
 #else
     (void)map_a, (void)map_b, (void)map_c, (void)C, (void)M, (void)N, (void)K, (void)alpha,
-        (void)beta, (void)partials, (void)flags, (void)epoch;
+        (void)beta;
     __trap();
 #endif
 }
