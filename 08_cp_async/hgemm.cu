@@ -38,7 +38,7 @@ typedef struct {
     hg_launch_fn launch;
     const void* kernel;   /* the aligned kernel: its registers and spills go into the CSV */
     const void* kernel2;  /* the one for shapes whose rows are not 16-byte aligned */
-    const void* fallback; /* the TMA variant's, for aligned shapes it cannot take (K = 0) */
+    const void* fallback; /* the TMA variants', for aligned shapes they cannot take (K = 0) */
     int tma;              /* needs the TMA: skipped without it */
     int persistent;       /* one block an SM, C stored through the TMA (hg_store_tma) */
 } hg_variant;
@@ -68,16 +68,17 @@ static void hg_launch(const __half* A, const __half* B, float* C, int M, int N, 
         hg_kernel_launch<BM, BN, BK, STAGES, LAYOUT, 0>(A, B, C, M, N, K, alpha, beta);
 }
 
-/* The TMA's tensor maps need 16-byte aligned rows and K > 0; other shapes take hgemm_mma of the
- * same tile, swizzled. A's box: 64 halves x BM rows; B's: 64 x 64, one a panel; C's (PERSISTENT,
- * which stores through it when beta = 0): 32 floats x 16 rows. One block a tile, or PERSISTENT
- * one an SM (the kernel's registers and shared memory leave room for no second). */
+/* The TMA's tensor maps need 16-byte aligned rows and matrices and K > 0; other shapes take
+ * hgemm_mma of the same tile, swizzled. A's box: 64 halves x BM rows; B's: 64 x 64, one a panel;
+ * C's (PERSISTENT, which stores through it when beta = 0): 32 floats x 16 rows. One block a tile,
+ * or PERSISTENT one an SM (the kernel's registers and shared memory leave room for no second). */
 template <int BM, int BN, int STAGES, int PERSISTENT>
 static void hg_tma_launch(const __half* A, const __half* B, float* C, int M, int N, int K,
                           float alpha, float beta) {
     if (M == 0 || N == 0) return;
+    const int store_c = PERSISTENT && beta == 0.0f; /* C through the TMA: 16-byte aligned */
     const int aligned = K % 8 == 0 && N % 8 == 0 && (uintptr_t)A % 16 == 0 &&
-                        (uintptr_t)B % 16 == 0 && (uintptr_t)C % 16 == 0;
+                        (uintptr_t)B % 16 == 0 && (!store_c || (uintptr_t)C % 16 == 0);
     if (!tma_ready() || K == 0 || !aligned) {
         hg_launch<BM, BN, HG_TMA_BK, STAGES, HG_SWIZZLED>(A, B, C, M, N, K, alpha, beta);
         return;
@@ -87,17 +88,16 @@ static void hg_tma_launch(const __half* A, const __half* B, float* C, int M, int
             CU_TENSOR_MAP_SWIZZLE_128B);
     tma_map(&b, B, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, K, N, 64, HG_TMA_BK,
             CU_TENSOR_MAP_SWIZZLE_128B);
-    if (PERSISTENT)
+    if (store_c)
         tma_map(&c, C, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, M, N, HG_C_BOX, HG_C_ROWS,
                 CU_TENSOR_MAP_SWIZZLE_128B);
-    const long long tiles = (long long)((M + BM - 1) / BM) * ((N + BN - 1) / BN);
-    static int sms;
-    if (!sms) {
-        int dev;
+    long long blocks = (long long)((M + BM - 1) / BM) * ((N + BN - 1) / BN); /* the tiles */
+    if (PERSISTENT) {
+        int dev, sms;
         CUDA_CHECK(cudaGetDevice(&dev));
         CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        if (blocks > sms) blocks = sms;
     }
-    const long long blocks = PERSISTENT && tiles > sms ? sms : tiles;
     hgemm_tma<BM, BN, STAGES, PERSISTENT>
         <<<(unsigned)blocks, BM / 64 * (BN / 64) * 32,
            hgemm_tma_smem_bytes<BM, BN, STAGES, PERSISTENT>()>>>(a, b, c, C, M, N, K, alpha, beta);
@@ -244,7 +244,7 @@ static double hg_model(const hg_variant* v, int* a_wf, int* b_wf) {
 }
 
 /* The model's wavefronts per float2 store of hgemm_tma_persistent's C staging (hg_store_tma),
- * the worst of a chunk row's 16: rows of 64 floats plain or as the 128B swizzle's boxes
+ * the worst of a chunk row's 16: the boxes' 128-byte rows plain or in the 128B swizzle
  * (hg_c_slot), lanes in mma order or with odd rows at j ^ 2 (hg_c_column). *ideal: 2. */
 static int hg_c_stage_model(int swizzled, int odd_rows_swapped, int* ideal) {
     int worst = 0;
@@ -257,7 +257,9 @@ static int hg_c_stage_model(int swizzled, int odd_rows_swapped, int* ideal) {
             for (unsigned l = 0; l < 32; ++l) {
                 const unsigned r = l / 4 + 8 * h,
                                c = odd_rows_swapped ? hg_c_column(j, l) : 8 * j + 2 * (l % 4);
-                s.offset[l] = 4 * (swizzled ? hg_c_slot(r, c) : r * 64 + c);
+                s.offset[l] = 4 * (swizzled ? hg_c_slot(r, c)
+                                            : c / HG_C_BOX * (HG_C_ROWS * HG_C_BOX) + r * HG_C_BOX +
+                                                  c % HG_C_BOX);
             }
             smem_report rep;
             if (smem_analyze(&s, &rep)) die("hg_c_stage_model: a malformed access");

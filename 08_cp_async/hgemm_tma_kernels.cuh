@@ -19,9 +19,10 @@
  * to the next tile while it writes. Storing from registers costs the one-tile kernel a 256 x 128
  * tile's 512 warp-wide stores of 8 scattered 32-byte pieces, in which no warp computes.
  *
- * Every stage is 1 KiB aligned: the 128B swizzle is a pattern of the address bits. The tensor
- * maps need 16-byte aligned rows (K and N multiples of 8): hgemm.cu falls back to hgemm_mma on
- * other shapes. */
+ * Every stage and every staging box is 1 KiB aligned: the 128B swizzle is a pattern of the
+ * address bits. The tensor maps need 16-byte aligned rows (K and N multiples of 8) and matrices
+ * (C too, for the TMA's stores), and K > 0: hgemm.cu falls back to hgemm_mma on other shapes and
+ * without the TMA. */
 #ifndef HGEMM_TMA_KERNELS_CUH
 #define HGEMM_TMA_KERNELS_CUH
 
@@ -50,11 +51,12 @@ static __host__ __device__ inline unsigned hg_c_slot(unsigned r, unsigned c) {
  * lane (g, q) = (lane / 4, lane % 4) holds columns 8 j + 2 q of row g (mma_d_element), and odd
  * rows take the 8-column blocks in the order j ^ 2. Why, for one store: 64-bit stores go 16 lanes
  * at a time, and lanes 0..15 are rows g = 0..3, each writing 16-byte units 2 j and 2 j + 1 of its
- * row. Rows of 128 bytes start at bank 0: unswizzled, the 4 rows hit the same 2 units (4-way,
- * 8 wavefronts for 256 bytes). The swizzle XORs the unit with g: (2 j + b) ^ g for g = 0..3 is
- * still only 4 units, each twice (4 wavefronts). With odd rows at j ^ 2, the 8 (g, b) land on
- * all 8 units: 2 wavefronts, the least 256 bytes take. The model counts all three
- * (hgemm_print_model), ncu the kernel's (the ncu test's st column). */
+ * row (j mod 4, in box j / 4: boxes lie 2 KiB apart, on the same banks). Rows of 128 bytes start at
+ * bank 0: unswizzled, the 4 rows hit the same 2 units (4-way, 8 wavefronts for 256 bytes). The
+ * swizzle XORs the unit with g: (2 j + b) ^ g for g = 0..3 is still only 4 units, each twice (4
+ * wavefronts). With odd rows at j ^ 2, the 8 (g, b) land on all 8 units: 2 wavefronts, the least
+ * 256 bytes take. The model counts all three (hgemm_print_model), ncu the kernel's (the ncu test's
+ * st column). */
 static __host__ __device__ inline unsigned hg_c_column(unsigned j, unsigned lane) {
     return 8 * (j ^ (lane / 4 % 2 * 2)) + 2 * (lane % 4);
 }
@@ -65,6 +67,7 @@ constexpr __host__ __device__ int hgemm_tma_smem_bytes() {
     return hgemm_smem_bytes<BM, BN, HG_TMA_BK, STAGES, HG_TMA>() +
            (PERSISTENT ? BM / 64 * (BN / 64) * HG_C_BUFFERS * HG_C_CHUNK * 4 : 0) + TMA_ALIGN;
 }
+static_assert(HG_C_ROWS * HG_C_BOX * 4 % TMA_ALIGN == 0, "every staging box 1 KiB aligned");
 
 /* alpha times the warp's 64 x 64 accumulators out to C at (row0, col0) through the TMA, 16 rows
  * at a time into the warp's buffers (stage: 2 chunks of floats); the copy engine leaves out what
@@ -117,6 +120,8 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
     constexpr unsigned STAGE_BYTES = Stage::HALVES * 2;
     static_assert(STAGE_BYTES % TMA_ALIGN == 0, "every stage 1 KiB aligned");
     static_assert(STAGES >= 2, "a stage to compute on and one to fill");
+    static_assert(hgemm_tma_smem_bytes<BM, BN, STAGES, PERSISTENT>() <= 227 * 1024,
+                  "within an sm_90 block's 227 KiB of shared memory");
     extern __shared__ uint4 hg_smem[];
     __shared__ __align__(8) unsigned long long full[STAGES];
     const unsigned raw = smem_address(hg_smem),
@@ -156,9 +161,11 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
         if (++next_t == slices) {
             next_t = 0;
             next += gridDim.x;
-            const hg_place q = hg_place_of<BM, BN, BK>(M, N, K, next);
-            next_bm = q.bm;
-            next_bn = q.bn;
+            if (next < tiles) { /* past the last tile hg_tile_of would divide by zero */
+                const hg_place q = hg_place_of<BM, BN, BK>(M, N, K, next);
+                next_bm = q.bm;
+                next_bn = q.bn;
+            }
         }
     };
 

@@ -13,7 +13,8 @@
  *   cp.async.bulk.wait_group.read N   waits until all but the newest N groups have read their
  *                                     shared memory (which may then be written again)
  *
- * A swizzled box's pattern is of the shared address bits: its destination 1 KiB aligned. */
+ * A swizzled box's pattern is of the shared address bits: its shared memory (a load's destination,
+ * a store's source) 1 KiB aligned. */
 #ifndef TMA_CUH
 #define TMA_CUH
 
