@@ -193,20 +193,24 @@ static void hg_variants(hg_variant* v) {
 
 static const char* const CEILING = "mma_ceiling";
 
+/* The variant called name: its index in v, or -1. */
+static int hg_find(const hg_variant* v, const char* name) {
+    for (int i = 0; i < N_HG; ++i)
+        if (!strcmp(v[i].name, name)) return i;
+    return -1;
+}
+
 int hgemm_needs_tma(const char* name) {
     hg_variant v[N_HG];
     hg_variants(v);
-    for (int i = 0; i < N_HG; ++i)
-        if (!strcmp(v[i].name, name)) return v[i].tma;
-    return 0;
+    const int i = hg_find(v, name);
+    return i >= 0 && v[i].tma;
 }
 
 int hgemm_has_variant(const char* name) {
     hg_variant v[N_HG];
     hg_variants(v);
-    for (int i = 0; i < N_HG; ++i)
-        if (!strcmp(v[i].name, name)) return 1;
-    return !strcmp(name, CEILING);
+    return hg_find(v, name) >= 0 || !strcmp(name, CEILING);
 }
 
 void hgemm_list(const char* pad, int lesson) {

@@ -193,8 +193,17 @@ static __device__ __forceinline__ void hg_tile_of(int b, int tiles_m, int tiles_
     *tn = k / rows;
 }
 
+/* Where block tile `tile` starts, (bm, bn), in hg_tile_of's order, 8 tile-rows at a time. */
+template <int BM, int BN>
+static __device__ __forceinline__ void hg_tile_origin(int tile, int M, int N, int* bm, int* bn) {
+    int tm, tn;
+    hg_tile_of<8>(tile, (M + BM - 1) / BM, (N + BN - 1) / BN, &tm, &tn);
+    *bm = tm * BM;
+    *bn = tn * BN;
+}
+
 /* Where a thread works: its lane, its warp's 64 x 64 tile at (wm, wn) of the block tile `tile`
- * at (bm, bn) (hg_tile_of's order, 8 tile-rows at a time), and the number of BK slices along K. */
+ * at (bm, bn), and the number of BK slices along K. */
 struct hg_place {
     int tid, lane, wm, wn, bm, bn, slices;
 };
@@ -207,10 +216,7 @@ static __device__ __forceinline__ hg_place hg_place_of(int M, int N, int K, int 
     const int warp = p.tid / 32;
     p.wm = warp / (BN / 64) * 64;
     p.wn = warp % (BN / 64) * 64;
-    int tm, tn;
-    hg_tile_of<8>(tile, (M + BM - 1) / BM, (N + BN - 1) / BN, &tm, &tn);
-    p.bm = tm * BM;
-    p.bn = tn * BN;
+    hg_tile_origin<BM, BN>(tile, M, N, &p.bm, &p.bn);
     p.slices = (K + BK - 1) / BK;
     return p;
 }

@@ -161,11 +161,8 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
         if (++next_t == slices) {
             next_t = 0;
             next += gridDim.x;
-            if (next < tiles) { /* past the last tile hg_tile_of would divide by zero */
-                const hg_place q = hg_place_of<BM, BN, BK>(M, N, K, next);
-                next_bm = q.bm;
-                next_bn = q.bn;
-            }
+            /* past the last tile hg_tile_of would divide by zero */
+            if (next < tiles) hg_tile_origin<BM, BN>(next, M, N, &next_bm, &next_bn);
         }
     };
 
@@ -210,11 +207,12 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
             s = s_next;
             phase = phase_next;
         }
-        const hg_place here = hg_place_of<BM, BN, BK>(M, N, K, tile);
+        int bm, bn;
+        hg_tile_origin<BM, BN>(tile, M, N, &bm, &bn);
         if (PERSISTENT && beta == 0.0f)
-            hg_store_tma(&map_c, c_stage, here.bm + wm, here.bn + wn, acc, alpha, lane);
+            hg_store_tma(&map_c, c_stage, bm + wm, bn + wn, acc, alpha, lane);
         else
-            hg_store(C, M, N, here.bm + wm, here.bn + wn, acc, alpha, beta, lane);
+            hg_store(C, M, N, bm + wm, bn + wn, acc, alpha, beta, lane);
     }
     /* the stores' reads of shared memory and their writes, done before the block leaves */
     if (PERSISTENT && lane == 0) tma_store_wait_all();
