@@ -28,6 +28,22 @@ GEMM_CONST int async_a_slot(int a_layout, int bk, int m, int k) {
                                         : m * bk + k;
 }
 
+/* The same slot for the compute's reads, row row0 + r of a lane, from lane_slot =
+ * async_a_slot(a_layout, bk, row0, 0), computed once, and r and k, constants of the unrolled
+ * loop. Every layout is linear: row-major and padded in +, the swizzle in XOR (it XORs some bits
+ * of the offset into others, so swz(x ^ y) = swz(x) ^ swz(y)). Where row0 and r share no bit (as
+ * in every lane of async_lane_origin; gemm_async_model checks each), row0 bk + r bk + k is
+ * row0 bk ^ (r bk + k), and the swizzled slot is lane_slot ^ swz(r bk + k). The swizzle repeats
+ * every 256 floats (1 KiB: bits 8 and up are neither read nor changed), so the part of r past
+ * one period is added instead, an offset the load instruction carries. What is left costs one
+ * XOR per distinct (r mod 256 / bk, k), not the whole formula per row and k on every slice. */
+GEMM_CONST int async_a_read_slot(int a_layout, int bk, int lane_slot, int r, int k) {
+    return a_layout != ASYNC_A_SWIZZLED
+               ? lane_slot + async_a_slot(a_layout, bk, r, k)
+               : (lane_slot ^ async_a_slot(a_layout, bk, r % (256 / bk), k)) +
+                     (r - r % (256 / bk)) * bk;
+}
+
 /* A kernel's geometry: a BM x BN tile of C per block, K-slices of BK, NT threads in warps of
  * lanes_m x (32 / lanes_m) lanes, each lane 8 rows x tn columns (tn = 8: chapter 06's, 16:
  * cuBLAS's 128-thread shape), A's layout; interleave: a lane owns rows lanes_m apart instead of

@@ -28,14 +28,16 @@
 template <int BN, int BK, int A_LAYOUT, int TN>
 static __device__ __forceinline__ void
 gemm_slice_fma(const float* as, const float* bs, const async_lane& o, float (&acc)[MICRO][TN]) {
+    const int a_lane = async_a_slot(A_LAYOUT, BK, o.row0, 0); /* once; the rest is constants */
 #pragma unroll
     for (int kq = 0; kq < BK; kq += QUAD) {
         float4 a[MICRO];
 #pragma unroll
         for (int i = 0; i < QUAD; ++i) {
-            const int m = o.row0 + i * o.row_step;
-            a[i] = *(const float4*)&as[async_a_slot(A_LAYOUT, BK, m, kq)];
-            a[QUAD + i] = *(const float4*)&as[async_a_slot(A_LAYOUT, BK, m + o.step_m, kq)];
+            const int r = i * o.row_step;
+            a[i] = *(const float4*)&as[async_a_read_slot(A_LAYOUT, BK, a_lane, r, kq)];
+            a[QUAD + i] =
+                *(const float4*)&as[async_a_read_slot(A_LAYOUT, BK, a_lane, r + o.step_m, kq)];
         }
 #pragma unroll
         for (int j = 0; j < QUAD; ++j) {

@@ -24,9 +24,10 @@ static unsigned b_copy(const void* ctx, int w, int l, int i) {
 static unsigned reads(const void* ctx, int w, int l, int i, int a) {
     const async_geometry* g = (const async_geometry*)ctx;
     const async_lane o = async_lane_origin(g->bn, g->lanes_m, g->tn, g->interleave, w * 32 + l);
-    if (a) {
-        const int r = i % MICRO, m = o.row0 + r / QUAD * o.step_m + r % QUAD * o.row_step;
-        return (unsigned)async_a_slot(g->a_layout, g->bk, m, i / MICRO * QUAD) * 4;
+    if (a) { /* the kernel's address: async_a_read_slot (the check below holds it to the layout) */
+        const int r = i % MICRO / QUAD * o.step_m + i % QUAD * o.row_step;
+        const int lane_slot = async_a_slot(g->a_layout, g->bk, o.row0, 0);
+        return (unsigned)async_a_read_slot(g->a_layout, g->bk, lane_slot, r, i / MICRO * QUAD) * 4;
     }
     const int per_k = g->tn / QUAD;
     return (unsigned)(i / per_k * g->bn + o.col0 + i % per_k * o.step_n) * 4;
@@ -53,6 +54,22 @@ int gemm_async_model(const async_geometry* geo, gemm_smem_cost* c, const char** 
         s.offset[0] =
             (unsigned)async_a_slot(a_layout, bk, f / (bk / QUAD), f % (bk / QUAD) * QUAD) * 4;
         if ((*why = smem_invalid(&s)) != NULL) return -1;
+    }
+    /* The compute's reads of A as the kernels address them, split in a lane's part and a constant
+     * one (async_a_read_slot), must be the layout's slots: row0 and r sharing no bit. */
+    for (int t = 0; t < nt; ++t) {
+        const async_lane o = async_lane_origin(bn, g.lanes_m, tn, g.interleave, t);
+        const int lane_slot = async_a_slot(a_layout, bk, o.row0, 0);
+        for (int i = 0; i < MICRO; ++i)
+            for (int k = 0; k < bk; k += QUAD) {
+                const int r = i / QUAD * o.step_m + i % QUAD * o.row_step;
+                if (async_a_read_slot(a_layout, bk, lane_slot, r, k) !=
+                    async_a_slot(a_layout, bk, o.row0 + r, k)) {
+                    *why = "a read's split address (async_a_read_slot) is not the layout's slot: "
+                           "the lane's first row and its offset share a bit";
+                    return -1;
+                }
+            }
     }
     const int warps = nt / 32, a_copies = bm * bk / QUAD / nt, b_copies = bk * bn / QUAD / nt;
     if (gemm_model_add_access(c, "A copies (cp.async)", 16, 1, warps, a_copies, a_copy, &g) ||

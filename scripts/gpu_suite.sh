@@ -126,7 +126,7 @@ if named 08_cp_async; then
   stalls=$(printf 'smsp__average_warps_issue_stalled_%s_per_issue_active.ratio,' selected \
     not_selected dispatch_stall no_instruction barrier short_scoreboard long_scoreboard wait \
     math_pipe_throttle mio_throttle)
-  for v in cublas ch06_best async_4 wide_3_swizzled tma_wide_3; do
+  for v in cublas ch06_best async_4 wide_3_swizzled tma_wide_3 tma_wide_256; do
     # cuBLAS's kernel is named sm80_xmma_gemm_...; ours start with gemm_ (the baseline runs first).
     [ "$v" = cublas ] && k=gemm || k='^gemm_'
     ncu --clock-control none --kernel-name "regex:$k" --launch-skip 2 --launch-count 1 \
