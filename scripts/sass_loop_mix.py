@@ -3,9 +3,10 @@
 
 Reads `cuobjdump --dump-sass` output (scripts/gpu_suite.sh writes one per chapter program:
 logs/sass_NN_topic.txt) and, for every function whose mangled name matches NAME_REGEX (default:
-all), finds its main loop: the backward branch whose body holds the most FFMA instructions. Prints
-the loop's static instruction count, its FFMAs and their share, and the commonest opcodes. Static:
-a path the loop skips at run time (an edge case) is counted all the same.
+all), finds its main loop: the shortest backward branch whose body holds (to within 10%) the
+most FFMA instructions. Prints the loop's static instruction count, its FFMAs and their share,
+and the commonest opcodes. Static: a path the loop skips at run time (an edge case) is counted
+all the same.
 """
 import collections
 import re
@@ -42,16 +43,20 @@ def main():
     for name, body in functions(sys.argv[1]):
         if not pattern.search(name):
             continue
-        best = None
+        loops = []
         for addr, text in body:
             m = re.search(r"BRA (?:\S+, )?0x([0-9a-f]+)", text)
             if m and int(m.group(1), 16) < addr:
                 loop = [t for a, t in body if int(m.group(1), 16) <= a <= addr]
                 ffma = sum(opcode(t) == "FFMA" for t in loop)
-                if ffma and (best is None or ffma > best[0]):
-                    best = (ffma, loop)
-        if not best:
+                if ffma:
+                    loops.append((ffma, loop))
+        if not loops:
             continue
+        # The shortest of the loops holding (nearly) the most FFMAs: a retry branch that the
+        # compiler places after the epilogue (an mbarrier wait's) spans the main loop and more.
+        most = max(f for f, _ in loops)
+        best = min((l for l in loops if l[0] >= 0.9 * most), key=lambda l: len(l[1]))
         mix = collections.Counter(opcode(t) for t in best[1])
         total = sum(mix.values())
         top = ", ".join(f"{op} {n}" for op, n in mix.most_common(8))
