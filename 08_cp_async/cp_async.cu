@@ -164,6 +164,12 @@ static void tma_variant(gemm_variant* all, kernel_info* infos, int* n, const cha
      * instruction at all. */
     const async_geometry geo = {BM, BN, TMA_BK, NT, LANES_M, TN, INTERLEAVE, ASYNC_A_SWIZZLED};
     model_variant(x, name, &geo);
+    /* The fallback (launch_tma) is not a variant of its own: the model checks its reads too. */
+    const async_geometry fallback = {BM, BN, 8, NT, LANES_M, TN, 0, ASYNC_A_SWIZZLED};
+    gemm_smem_cost unused;
+    const char* why;
+    if (gemm_async_model(&fallback, &unused, &why))
+        die("%s's cp.async fallback: the bank model refuses it: %s", name, why);
 }
 
 /* Chapter 06's best kernel (its kernel 8), timed here too. */
