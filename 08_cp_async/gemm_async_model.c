@@ -18,14 +18,17 @@ static unsigned b_copy(const void* ctx, int w, int l, int i) {
     const int f = w * 32 + l + i * g->nt, per_row = g->bn / QUAD;
     return (unsigned)(f / per_row * g->bn + f % per_row * QUAD) * 4;
 }
-/* Read i of a slice: A, k-group i / 8, the lane's row i % 8 (row0 + r row_step, then
- * row0 + step_m + r row_step, r < 4); B, k = i / (tn / 4), its columns col0 + (i % (tn / 4))
- * step_n. */
+/* The offset from row0 of a lane's row i (i < 8): i row_step, then step_m + (i - 4) row_step. */
+static int a_row(const async_lane* o, int i) {
+    return i / QUAD * o->step_m + i % QUAD * o->row_step;
+}
+/* Read i of a slice: A, k-group i / 8, the lane's row i % 8 (a_row); B, k = i / (tn / 4), its
+ * columns col0 + (i % (tn / 4)) step_n. */
 static unsigned reads(const void* ctx, int w, int l, int i, int a) {
     const async_geometry* g = (const async_geometry*)ctx;
     const async_lane o = async_lane_origin(g->bn, g->lanes_m, g->tn, g->interleave, w * 32 + l);
     if (a) { /* the kernel's address: async_a_read_slot (the check below holds it to the layout) */
-        const int r = i % MICRO / QUAD * o.step_m + i % QUAD * o.row_step;
+        const int r = a_row(&o, i % MICRO);
         const int lane_slot = async_a_slot(g->a_layout, g->bk, o.row0, 0);
         return (unsigned)async_a_read_slot(g->a_layout, g->bk, lane_slot, r, i / MICRO * QUAD) * 4;
     }
@@ -62,7 +65,7 @@ int gemm_async_model(const async_geometry* geo, gemm_smem_cost* c, const char** 
         const int lane_slot = async_a_slot(a_layout, bk, o.row0, 0);
         for (int i = 0; i < MICRO; ++i)
             for (int k = 0; k < bk; k += QUAD) {
-                const int r = i / QUAD * o.step_m + i % QUAD * o.row_step;
+                const int r = a_row(&o, i);
                 if (async_a_read_slot(a_layout, bk, lane_slot, r, k) !=
                     async_a_slot(a_layout, bk, o.row0 + r, k)) {
                     *why = "a read's split address (async_a_read_slot) is not the layout's slot: "

@@ -261,9 +261,7 @@ static int hg_c_stage_model(int swizzled, int odd_rows_swapped, int* ideal) {
             for (unsigned l = 0; l < 32; ++l) {
                 const unsigned r = l / 4 + 8 * h,
                                c = odd_rows_swapped ? hg_c_column(j, l) : 8 * j + 2 * (l % 4);
-                s.offset[l] = 4 * (swizzled ? hg_c_slot(r, c)
-                                            : c / HG_C_BOX * (HG_C_ROWS * HG_C_BOX) + r * HG_C_BOX +
-                                                  c % HG_C_BOX);
+                s.offset[l] = 4 * hg_c_slot(r, c, swizzled);
             }
             smem_report rep;
             if (smem_analyze(&s, &rep)) die("hg_c_stage_model: a malformed access");

@@ -41,10 +41,12 @@ enum {
 };
 
 /* Where float (r, c) of a chunk sits in its buffer, in floats: box c / 32, in the 128B swizzle,
- * which on 4-byte elements is Swizzle<3,2,3> (16-byte units XORed with the row's low 3 bits). */
-static __host__ __device__ inline unsigned hg_c_slot(unsigned r, unsigned c) {
+ * which on 4-byte elements is Swizzle<3,2,3> (16-byte units XORed with the row's low 3 bits);
+ * swizzled 0: the box's rows plain, what the model compares it with. */
+static __host__ __device__ inline unsigned hg_c_slot(unsigned r, unsigned c, int swizzled) {
+    const unsigned in_box = r * HG_C_BOX + c % HG_C_BOX;
     return c / HG_C_BOX * (HG_C_ROWS * HG_C_BOX) +
-           layout_swizzle(r * HG_C_BOX + c % HG_C_BOX, 3, 2, 3);
+           (swizzled ? layout_swizzle(in_box, 3, 2, 3) : in_box);
 }
 
 /* The column of the float2 that lane writes in the warp's j-th store of a chunk row (j = 0..7):
@@ -91,7 +93,7 @@ static __device__ __forceinline__ void hg_store_tma(const CUtensorMap* map_c, fl
                 const int e = 2 * h, odd = g % 2;
                 const float x = odd ? acc[i][j ^ 2][e] : acc[i][j][e],
                             y = odd ? acc[i][j ^ 2][e + 1] : acc[i][j][e + 1];
-                *reinterpret_cast<float2*>(buf + hg_c_slot(g + 8 * h, hg_c_column(j, lane))) =
+                *reinterpret_cast<float2*>(buf + hg_c_slot(g + 8 * h, hg_c_column(j, lane), 1)) =
                     make_float2(alpha * x, alpha * y);
             }
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
@@ -129,8 +131,9 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
     unsigned char* const aligned = reinterpret_cast<unsigned char*>(hg_smem) + (base - raw);
     const __half* const smem = reinterpret_cast<const __half*>(aligned);
 
-    const int tiles = (M + BM - 1) / BM * ((N + BN - 1) / BN), slices = (K + BK - 1) / BK;
+    const int tiles = (M + BM - 1) / BM * ((N + BN - 1) / BN);
     const hg_place p = hg_place_of<BM, BN, BK>(M, N, K, blockIdx.x);
+    const int slices = p.slices;
     const int tid = p.tid, lane = p.lane, wm = p.wm, wn = p.wn;
     float* const c_stage = reinterpret_cast<float*>(aligned + STAGES * STAGE_BYTES) +
                            tid / 32 * HG_C_BUFFERS * HG_C_CHUNK;
