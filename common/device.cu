@@ -79,6 +79,10 @@ int course_device_open(course_device* d, int min_major, int min_minor, const cha
     CUDA_CHECK(cudaSetDevice(0));
     d->sm_count = p.multiProcessorCount;
     CUDA_CHECK(cudaDeviceGetAttribute(&d->clock_khz, cudaDevAttrClockRate, 0));
+    d->max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+    d->max_threads_per_block = p.maxThreadsPerBlock;
+    d->regs_per_sm = p.regsPerMultiprocessor;
+    d->regs_per_block = p.regsPerBlock;
     d->smem_per_sm = p.sharedMemPerMultiprocessor;
     d->smem_per_block_optin = p.sharedMemPerBlockOptin;
     d->l2_bytes = (size_t)p.l2CacheSize;

@@ -14,13 +14,16 @@ typedef struct {
     char name[256];
     int cc_major, cc_minor;
     int sm_count;
-    int clock_khz;               /* maximum SM clock */
-    size_t smem_per_sm;          /* shared memory per multiprocessor */
-    size_t smem_per_block_optin; /* the most one block may ask for */
-    size_t l2_bytes;             /* L2 cache: what a DRAM benchmark must outgrow */
-    size_t global_mem_bytes;     /* device memory in all */
-    int runtime_version;         /* the CUDA runtime's version, e.g. 13000 */
-    char driver[64];             /* the kernel driver's release, e.g. "580.159.04", or "unknown" */
+    int clock_khz;          /* maximum SM clock */
+    int max_threads_per_sm; /* resident threads per SM: 32 warps (sm_75), 48, or 64 */
+    int max_threads_per_block;
+    int regs_per_sm, regs_per_block; /* 32-bit registers */
+    size_t smem_per_sm;              /* shared memory per multiprocessor */
+    size_t smem_per_block_optin;     /* the most one block may ask for */
+    size_t l2_bytes;                 /* L2 cache: what a DRAM benchmark must outgrow */
+    size_t global_mem_bytes;         /* device memory in all */
+    int runtime_version;             /* the CUDA runtime's version, e.g. 13000 */
+    char driver[64]; /* the kernel driver's release, e.g. "580.159.04", or "unknown" */
 } course_device;
 
 /* Opens device 0 and checks that it has compute capability >= min_major.min_minor and that this
