@@ -5,6 +5,7 @@
 #ifndef GEMM_KERNELS_CUH
 #define GEMM_KERNELS_CUH
 
+#include "sm_limits.cuh"
 #include "gemm.h"
 
 /* C = alpha * acc + beta * C, not reading C when beta is 0. */
@@ -164,7 +165,7 @@ __device__ __forceinline__ void gemm_store_micro_tile(float* C, int M, int N, in
 
 template <int BM, int BN, int BK, int NT, int SPREAD, int LANES_M, int A_SLOT, int B_PADDED,
           int STAGES, int MIN_BLOCKS>
-__global__ void __launch_bounds__(NT, MIN_BLOCKS)
+__global__ void __launch_bounds__(NT, COURSE_MIN_BLOCKS(NT, MIN_BLOCKS))
     gemm_vec(int M, int N, int K, float alpha, const float* __restrict__ A,
              const float* __restrict__ B, float beta, float* __restrict__ C, int vec) {
     constexpr int A_LOADS = BM * BK / QUAD / NT, B_LOADS = BK * BN / QUAD / NT;

@@ -83,13 +83,19 @@ static __device__ __forceinline__ void ldmatrix_x4_trans(unsigned (&r)[4], const
                  : "r"(smem_address(p)));
 }
 
-/* d += a (16 x 16) * b (16 x 8): registers as mma_fragments.h lays them out. */
+/* d += a (16 x 16) * b (16 x 8): registers as mma_fragments.h lays them out. The m16n8k16 shape
+ * is sm_80's: compiled for an older target it is a trap (the variants' needs say 8.0). */
 static __device__ __forceinline__ void mma_16816(float (&d)[4], const unsigned (&a)[4], unsigned b0,
                                                  unsigned b1) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
     asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
         "{%8, %9}, {%0, %1, %2, %3};"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#else
+    (void)d, (void)a, (void)b0, (void)b1;
+    __trap();
+#endif
 }
 
 /* The lane's ldmatrix offsets in its warp's tiles (the warp at rows wm, columns wn): A rows

@@ -28,6 +28,7 @@
 #ifndef COURSE_TILE_TRANSPOSE_CUH
 #define COURSE_TILE_TRANSPOSE_CUH
 
+#include "sm_limits.cuh"
 #include "check.h"
 #include "smem_access.cuh"
 #include "tile_bench.h"
@@ -100,7 +101,7 @@ tile_pack(const Index& at, unsigned r, unsigned c, const T (&x)[VEC]) {
 }
 
 template <typename T, typename Index, unsigned VEC>
-__global__ void __launch_bounds__(TILE_THREADS, TILE_BLOCKS_PER_SM)
+__global__ void __launch_bounds__(TILE_THREADS, COURSE_MIN_BLOCKS(TILE_THREADS, TILE_BLOCKS_PER_SM))
     tile_transpose(const T* in, T* out, int iters, unsigned* sums) {
     __shared__ __align__(16) T tile[tile_slots<Index>()];
     const Index at;

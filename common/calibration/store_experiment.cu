@@ -10,6 +10,7 @@
  *   registers  no global load at all: values computed from the indices.
  * Nsight Compute counts the store wavefronts per store instruction of each launch
  * (calibrate.py stores runs it); the program prints one line per launch: mode, pad, model. */
+#include "sm_limits.cuh"
 #include "check.h"
 #include "device.h"
 #include "smem_access.cuh"
@@ -22,7 +23,8 @@ enum mode { DIRECT, STAGED, REGISTERS };
 static const char* const MODE_NAMES[] = {"direct", "staged", "registers"};
 
 template <int PAD, int MODE>
-__global__ void __launch_bounds__(THREADS, 8) store_experiment(const uint4* in, unsigned* sums) {
+__global__ void __launch_bounds__(THREADS, COURSE_MIN_BLOCKS(THREADS, 8))
+    store_experiment(const uint4* in, unsigned* sums) {
     __shared__ uint4 tile[ROWS * (COLS + PAD)];
     const unsigned lane = threadIdx.x % 32u, warp = threadIdx.x / 32u;
     const uint4* src = in + (size_t)blockIdx.x * ROWS * COLS;
@@ -66,7 +68,7 @@ static void run_pad(int blocks, const uint4* in, unsigned* sums) {
 
 int main(void) {
     course_device dev;
-    int rc = course_device_open(&dev, 7, 0, "the store experiment");
+    int rc = course_device_open(&dev, 7, 5, "the store experiment");
     if (rc != EXIT_OK) return rc;
     int blocks = 8 * dev.sm_count;
     uint4* in;
