@@ -9,6 +9,7 @@
  * unchanged: one prediction per variant.
  *
  * File layout: variants, CPU reference, kernel, launcher, check, benchmark, lesson, main. */
+#include "sm_limits.cuh"
 #include "bank_basics.h"
 #include "bench.h"
 #include "check.h"
@@ -114,7 +115,7 @@ static unsigned expected_sum(int width, unsigned stride, int iters, unsigned lan
 /* Thread 0 of each block records the SM clock before and after the loop and the SM it ran on,
  * so that bytes per clock come from the SM's own cycle counter, whatever its frequency. */
 template <int W>
-__global__ void __launch_bounds__(BENCH_THREADS, BLOCKS_PER_SM)
+__global__ void __launch_bounds__(BENCH_THREADS, COURSE_MIN_BLOCKS(BENCH_THREADS, BLOCKS_PER_SM))
     strided_read(unsigned stride, int iters, unsigned key, unsigned* out,
                  unsigned long long* clocks) {
     extern __shared__ __align__(16) unsigned words[];
@@ -421,6 +422,15 @@ static void print_summary(const course_device* dev, const measurement* m, int n)
 
 /* ---------------------------------------------------------------- main */
 
+static void describe_variant(const void* variants, int i, const char** name, const void** kernel,
+                             course_needs* need) {
+    const variant* v = (const variant*)variants + i;
+    *name = v->name;
+    *kernel = (const void*)kernel_for(v->width);
+    need->dynamic_smem = footprint_words(v->width, v->stride) * sizeof(unsigned);
+    need->threads = BENCH_THREADS;
+}
+
 int main(int argc, char** argv) {
     course_args args;
     int rc = course_parse_args(&CLI, argc, argv, &args);
@@ -437,20 +447,29 @@ int main(int argc, char** argv) {
     if (args.variant && !args.list && !args.check && sel[0].stride != 1)
         for (int w = 0; w < N_WIDTHS; ++w)
             if (WIDTHS[w] == sel[0].width) sel[n_sel++] = variant_at(w * MAX_STRIDE);
+    static int runs[N_WIDTHS * MAX_STRIDE + 1];
+    course_target target;
     if (args.list) {
         for (int i = 0; i < n_sel; ++i)
             printf("%-8s  %2d-byte loads, stride %2u: %2d wavefronts (ideal %d)\n", sel[i].name,
                    sel[i].width, sel[i].stride, model_wavefronts(sel[i].width, sel[i].stride),
                    model_wavefronts(sel[i].width, 1));
+        if (course_target_of_table(args.gpu, &target))
+            course_judge(&target, sel, n_sel, describe_variant, runs);
         return EXIT_OK;
     }
     int lesson = !args.check && !args.bench;
     if (lesson) print_model_tables();
 
     course_device dev;
-    rc = course_device_open(&dev, 7, 0, "the shared-memory benchmark");
+    rc = course_device_open(&dev, 7, 5, "the shared-memory benchmark");
     if (rc != EXIT_OK) return rc;
     course_device_print(&dev);
+    course_target_of_device(&dev, &target);
+    if (course_judge(&target, sel, n_sel, describe_variant, runs) < n_sel) {
+        printf("skipped: a variant cannot run on this GPU (see above)\n");
+        return EXIT_SKIPPED;
+    }
 
     int max_threads_per_sm = 0;
     CUDA_CHECK(cudaDeviceGetAttribute(&max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor,

@@ -174,6 +174,7 @@ static size_t staged_bytes(int bm, int bn, int bk, int pad) {
 /* Blocks per SM for one tile configuration, after one real launch that must copy correctly. */
 static int staged_blocks_per_sm(const course_device* dev, int bm, int bn, int bk, int pad) {
     size_t smem = staged_bytes(bm, bn, bk, pad), n = 2 * (size_t)bk * (bm + bn);
+    if (smem > dev->smem_per_block_optin) return 0; /* not one block: a smaller GPU's answer */
     CUDA_CHECK(cudaFuncSetAttribute(staged_tiles, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int)dev->smem_per_block_optin));
     float *h = (float*)malloc(n * sizeof *h), *d_in, *d_out;

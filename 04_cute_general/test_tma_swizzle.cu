@@ -10,7 +10,8 @@
  * aligned, and its swizzle acts on the shared-memory address bits (bits 4..6 and 7..9 for 128B),
  * so the pattern equals the offset formula only for a tile aligned to its whole period: 256,
  * 512 and 1024 bytes for the 32B, 64B and 128B modes; 1024 here for all three.
- * Exit codes: 0 every element where the formula says, 1 not, 77 skipped (GPU older than sm_90). */
+ * Exit codes: 0 every element where the formula says, 1 not, 77 skipped (a GPU older than
+ * sm_90, or a build whose code for it has no TMA: its kernel's ptxVersion below 90). */
 #include "check.h"
 #include "device.h"
 #include "layout.h"
@@ -111,14 +112,17 @@ static int check_mode(const tma_mode* m, PFN_cuTensorMapEncodeTiled_v12000 encod
 
 int main(void) {
     course_device dev;
-    int rc = course_device_open(&dev, 9, 0, "the TMA swizzle test (cp.async.bulk.tensor)");
+    const char* what = "the TMA swizzle test (cp.async.bulk.tensor)";
+    int rc = course_device_open(&dev, 7, 5, what);
     if (rc != EXIT_OK) return rc;
-    /* The driver's cuTensorMapEncodeTiled, through the runtime: no link to libcuda. */
-    void* fn = NULL;
-    cudaDriverEntryPointQueryResult found;
-    CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000,
-                                                cudaEnableDefault, &found));
-    if (found != cudaDriverEntryPointSuccess || !fn) die("cuTensorMapEncodeTiled not found");
+    const course_needs need = {90, "the TMA", ALIGN + ROWS * 128, THREADS};
+    rc = course_require_kernel(&dev, (const void*)tma_load_tile, &need, what);
+    if (rc != EXIT_OK) return rc;
+    void* fn = course_driver_function("cuTensorMapEncodeTiled");
+    if (!fn) {
+        printf("skipped: %s: the driver offers no cuTensorMapEncodeTiled (update it)\n", what);
+        return EXIT_SKIPPED;
+    }
     static const tma_mode modes[] = {{"32B", CU_TENSOR_MAP_SWIZZLE_32B, 32, 1},
                                      {"64B", CU_TENSOR_MAP_SWIZZLE_64B, 64, 2},
                                      {"128B", CU_TENSOR_MAP_SWIZZLE_128B, 128, 3}};

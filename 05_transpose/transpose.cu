@@ -587,20 +587,31 @@ static void print_summary(const course_device* dev, const variant* v, int nv, co
 
 /* ---------------------------------------------------------------- main */
 
+static void describe_variant(const void* variants, int i, const char** name, const void** kernel,
+                             course_needs* need) {
+    const variant* v = (const variant*)variants + i;
+    *name = v->name;
+    *kernel = v->kernel[0];
+    need->threads = v->threads;
+}
+
 int main(int argc, char** argv) {
     course_args args;
     int rc = course_parse_args(&CLI, argc, argv, &args);
     if (rc >= 0) return rc;
     static variant v[N_VARIANTS], sel[N_VARIANTS]; /* sel: the variants --variant picks */
     all_variants(v);
-    int n_sel = 0;
-    for (int i = 0; i < N_VARIANTS; ++i)
-        if (!args.variant || !strcmp(v[i].name, args.variant)) sel[n_sel++] = v[i];
+    int n_sel = 0, nv = N_VARIANTS;
+    for (int i = 0; i < nv; ++i) n_sel += !args.variant || !strcmp(v[i].name, args.variant);
     if (!n_sel) return course_usage_error(&CLI, "no variant '%s' (see --list)", args.variant);
+    static int runs[N_VARIANTS];
+    course_target target;
     if (args.list) {
-        for (int i = 0; i < N_VARIANTS; ++i)
+        for (int i = 0; i < nv; ++i)
             printf("%-16s tile %3dx%-3d %3d threads  %s\n", v[i].name, v[i].tile_rows,
                    v[i].tile_cols, v[i].threads, v[i].adds);
+        if (course_target_of_table(args.gpu, &target))
+            course_judge(&target, v, nv, describe_variant, runs);
         return EXIT_OK;
     }
     const int lesson = !args.check && !args.bench;
@@ -609,21 +620,32 @@ int main(int argc, char** argv) {
         print_model(v, N_VARIANTS);
     }
     course_device dev;
-    rc = course_device_open(&dev, 7, 0, "the transpose kernels");
+    rc = course_device_open(&dev, 7, 5, "the transpose kernels");
     if (rc != EXIT_OK) return rc;
     course_device_print(&dev);
+    course_target_of_device(&dev, &target);
+    course_judge(&target, v, nv, describe_variant, runs);
+    nv = course_keep(v, sizeof v[0], nv, runs);
+    n_sel = 0;
+    for (int i = 0; i < nv; ++i)
+        if (!args.variant || !strcmp(v[i].name, args.variant)) sel[n_sel++] = v[i];
+    if (!n_sel || nv < 2) {
+        printf("skipped: %s cannot run on this GPU (see above)\n",
+               args.variant ? args.variant : "no transpose kernel");
+        return EXIT_SKIPPED;
+    }
 
     if (args.check || lesson) {
         rc = run_check(sel, n_sel, &args);
         if (rc != EXIT_OK || args.check) return rc;
     }
     static measurement m[1024];
-    int n_m = run_bench(v, N_VARIANTS, &args, &dev, m);
+    int n_m = run_bench(v, nv, &args, &dev, m);
     print_measurements(m, n_m);
     int wrong = 0;
     for (int i = 0; i < n_m; ++i) wrong |= m[i].wrong != 0;
     if (args.csv) write_csv(args.csv, &dev, args.command_line, m, n_m);
-    if (lesson) print_summary(&dev, v, N_VARIANTS, m, n_m, &args);
+    if (lesson) print_summary(&dev, v, nv, m, n_m, &args);
     if (wrong) printf("benchmark: some outputs were WRONG (see above)\n");
     return wrong ? EXIT_CHECK_FAILED : EXIT_OK;
 }

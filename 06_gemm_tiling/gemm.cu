@@ -245,16 +245,19 @@ int main(int argc, char** argv) {
     if (rc >= 0) return rc;
     static gemm_variant v[N_VARIANTS], sel[N_VARIANTS]; /* sel: the variants --variant picks */
     static kernel_info info[N_VARIANTS];
-    const int nv = all_variants(v, info);
+    int nv = all_variants(v, info);
     if (nv != N_VARIANTS) die("%d variants, expected %d", nv, N_VARIANTS);
     int n_sel = 0;
     for (int i = 0; i < nv; ++i)
-        if (!args.variant || !strcmp(v[i].name, args.variant)) sel[n_sel++] = v[i];
+        if (!args.variant || !strcmp(v[i].name, args.variant)) ++n_sel;
     if (!n_sel) return course_usage_error(&CLI, "no variant '%s' (see --list)", args.variant);
+    static int runs[N_VARIANTS];
+    course_target target;
     if (args.list) {
         for (int i = 0; i < nv; ++i)
             printf("%d %-17s %s%s%s\n", v[i].number, v[i].name, v[i].adds,
                    info[i].geo.bm ? "; " : "", slot_name(&info[i]));
+        if (course_target_of_table(args.gpu, &target)) gemm_judge(&target, v, nv, runs);
         return EXIT_OK;
     }
     const int lesson = !args.check && !args.bench;
@@ -263,9 +266,24 @@ int main(int argc, char** argv) {
         print_model(v, info, nv);
     }
     course_device dev;
-    rc = course_device_open(&dev, 7, 0, "the GEMM kernels");
+    rc = course_device_open(&dev, 7, 5, "the GEMM kernels");
     if (rc != EXIT_OK) return rc;
     course_device_print(&dev);
+    course_target_of_device(&dev, &target);
+    gemm_judge(&target, v, nv, runs);
+    course_keep(info, sizeof info[0], nv, runs);
+    nv = course_keep(v, sizeof v[0], nv, runs);
+    n_sel = 0;
+    int kernels = 0; /* of the course's: cuBLAS alone would teach nothing */
+    for (int i = 0; i < nv; ++i) {
+        if (!args.variant || !strcmp(v[i].name, args.variant)) sel[n_sel++] = v[i];
+        kernels += v[i].kernel != NULL;
+    }
+    if (!n_sel || !kernels) {
+        printf("skipped: %s cannot run on this GPU (see above)\n",
+               args.variant ? args.variant : "no GEMM kernel");
+        return EXIT_SKIPPED;
+    }
     gemm_cublas_open();
     if (lesson || args.bench) gemm_print_resources(v, nv);
 

@@ -69,6 +69,21 @@ void gemm_configure(const gemm_variant* v, int n) {
                 v[i].kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, v[i].dynamic_smem));
 }
 
+static void describe_gemm(const void* variants, int i, const char** name, const void** kernel,
+                          course_needs* need) {
+    const gemm_variant* v = (const gemm_variant*)variants + i;
+    *name = v->name;
+    *kernel = v->kernel;
+    need->arch = v->arch;
+    need->feature = v->feature;
+    need->dynamic_smem = (size_t)v->dynamic_smem;
+    need->threads = v->threads;
+}
+
+int gemm_judge(const course_target* t, const gemm_variant* v, int n, int* runs) {
+    return course_judge(t, v, n, describe_gemm, runs);
+}
+
 gemm_resources gemm_kernel_resources(const gemm_variant* v) {
     gemm_resources r;
     memset(&r, 0, sizeof r);

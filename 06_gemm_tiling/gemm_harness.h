@@ -23,10 +23,12 @@ typedef struct {
     int number; /* the kernel's number in the lesson; 0: cuBLAS */
     const char* adds;
     gemm_launch_fn launch;
-    const void* kernel; /* NULL: cuBLAS */
-    int threads;        /* per block */
-    int dynamic_smem;   /* bytes of dynamic shared memory per block */
-    int sweep;          /* 1: benchmarked at N^3 and (N/2)^3 only */
+    const void* kernel;  /* NULL: cuBLAS */
+    int threads;         /* per block */
+    int dynamic_smem;    /* bytes of dynamic shared memory per block */
+    int sweep;           /* 1: benchmarked at N^3 and (N/2)^3 only */
+    int arch;            /* the compute capability x 10 its code needs (needs.h); 0: any */
+    const char* feature; /* what needs arch: "cp.async" */
 } gemm_variant;
 
 typedef struct {
@@ -64,6 +66,11 @@ void gemm_variant_init(gemm_variant* v, const char* name, int number, const char
 /* Lets every kernel that asks for dynamic shared memory have it (above 48 KiB a kernel must opt
  * in): call once, after the device is open and before any occupancy query or launch. */
 void gemm_configure(const gemm_variant* v, int n);
+
+/* Whether each variant runs on t (needs.h: its arch, threads and dynamic shared memory against
+ * the GPU and the build), runs[i] 1 or 0, each one that does not printed with the reason (with
+ * --list --gpu, every one). Returns how many run. */
+int gemm_judge(const course_target* t, const gemm_variant* v, int n, int* runs);
 
 /* Static and dynamic shared memory, registers, spills and blocks per SM of a kernel variant. */
 gemm_resources gemm_kernel_resources(const gemm_variant* v);

@@ -597,19 +597,30 @@ static void print_summary(const course_device* dev, const variant* v, int nv, co
 
 /* ---------------------------------------------------------------- main */
 
+static void describe_variant(const void* variants, int i, const char** name, const void** kernel,
+                             course_needs* need) {
+    const variant* v = (const variant*)variants + i;
+    *name = v->name;
+    *kernel = v->attr;
+    need->threads = v->attr == (const void*)ONE_PASS ? (int)ONE_PASS_NT : (int)RT;
+}
+
 int main(int argc, char** argv) {
     course_args args;
     int rc = course_parse_args(&CLI, argc, argv, &args);
     if (rc >= 0) return rc;
     static variant v[N_VARIANTS], sel[N_VARIANTS];
-    const int nv = all_variants(v);
+    int nv = all_variants(v);
     set_models(v, nv);
     int n_sel = 0;
-    for (int i = 0; i < nv; ++i) /* the counter-example only when named */
-        if (args.variant ? !strcmp(v[i].name, args.variant) : v[i].number >= 0) sel[n_sel++] = v[i];
+    for (int i = 0; i < nv; ++i) n_sel += !args.variant || !strcmp(v[i].name, args.variant);
     if (!n_sel) return course_usage_error(&CLI, "no variant '%s' (see --list)", args.variant);
+    static int runs[N_VARIANTS];
+    course_target target;
     if (args.list) {
         for (int i = 0; i < nv; ++i) printf("%2d %-14s %s\n", v[i].number, v[i].name, v[i].adds);
+        if (course_target_of_table(args.gpu, &target))
+            course_judge(&target, v, nv, describe_variant, runs);
         return EXIT_OK;
     }
     const int lesson = !args.check && !args.bench;
@@ -618,9 +629,20 @@ int main(int argc, char** argv) {
         print_tree_tables();
     }
     course_device dev;
-    rc = course_device_open(&dev, 7, 0, "the reduction kernels");
+    rc = course_device_open(&dev, 7, 5, "the reduction kernels");
     if (rc != EXIT_OK) return rc;
     course_device_print(&dev);
+    course_target_of_device(&dev, &target);
+    course_judge(&target, v, nv, describe_variant, runs);
+    nv = course_keep(v, sizeof v[0], nv, runs);
+    n_sel = 0;
+    for (int i = 0; i < nv; ++i) /* the counter-example only when named */
+        if (args.variant ? !strcmp(v[i].name, args.variant) : v[i].number >= 0) sel[n_sel++] = v[i];
+    if (!n_sel || nv < 2) {
+        printf("skipped: %s cannot run on this GPU (see above)\n",
+               args.variant ? args.variant : "no reduction kernel");
+        return EXIT_SKIPPED;
+    }
 
     /* The workspace for the largest n any run here uses. */
     const size_t n_max =

@@ -96,6 +96,8 @@ static void async_variant(gemm_variant* all, kernel_info* infos, int* n, const c
     v->kernel = (const void*)gemm_async<BM, BN, BK, NT, LANES_M, TN, STAGES, A_LAYOUT, EXERCISE>;
     v->threads = NT;
     v->dynamic_smem = async_smem_bytes(A_LAYOUT, BM, BN, BK, STAGES);
+    v->arch = 80;
+    v->feature = "cp.async";
     x->family = family;
     x->bk = BK;
     x->stages = STAGES;
@@ -153,6 +155,8 @@ static void tma_variant(gemm_variant* all, kernel_info* infos, int* n, const cha
     v->kernel = (const void*)gemm_tma<BM, BN, NT, LANES_M, TN, STAGES, INTERLEAVE>;
     v->threads = NT;
     v->dynamic_smem = tma_smem_bytes(BM, BN, STAGES);
+    v->arch = 90;
+    v->feature = "the TMA";
     x->family = family;
     x->bk = TMA_BK;
     x->stages = STAGES;
@@ -320,15 +324,16 @@ typedef struct {
     int number;
     const char* adds;
     stencil_kernel kernel; /* NULL: cudaMemcpy, the baseline */
+    int arch;              /* needs.h: 80 for cp.async, 0 for none */
 } stencil_variant;
 
 static const stencil_variant STENCILS[] = {
-    {"memcpy", 0, "cudaMemcpy device to device of x: the same bytes, nothing computed", NULL},
-    {"stencil_sync", 1, "staged with plain loads: each tile's latency exposed", stencil_sync},
+    {"memcpy", 0, "cudaMemcpy device to device of x: the same bytes, nothing computed", NULL, 0},
+    {"stencil_sync", 1, "staged with plain loads: each tile's latency exposed", stencil_sync, 0},
     {"stencil_async", 2, "staged with cp.async (16-byte copies, no registers), then waited for",
-     stencil_async},
+     stencil_async, 80},
     {"stencil_double", 3, "two stages: the next tile's copies in flight during this one's math",
-     stencil_double},
+     stencil_double, 80},
 };
 enum { N_STENCIL = sizeof STENCILS / sizeof STENCILS[0] };
 
@@ -355,7 +360,8 @@ static void run_stencil(const stencil_variant* v, const float* x, float* y, long
 
 /* Every stencil on n = 1 .. 1000003 (up to max_n), bit for bit. Three blocks, so that a block
  * walks several tiles (and the double buffer turns over) at small n too. */
-static int check_stencil(unsigned long long* seed, long long max_n, const char* only) {
+static int check_stencil(unsigned long long* seed, long long max_n, const char* only,
+                         const int* runs) {
     static const long long sizes[] = {1, 7, 8, 1023, 1024, 1025, 4099, 100003, 1000003};
     const int blocks = 3;
     if (only && !strcmp(only, "memcpy")) {
@@ -381,7 +387,7 @@ static int check_stencil(unsigned long long* seed, long long max_n, const char* 
         CUDA_CHECK(cudaMalloc(&dy, (size_t)n * 4 + 16));
         CUDA_CHECK(cudaMemcpy(dx, h, (size_t)n * 4, cudaMemcpyHostToDevice));
         for (int v = 1; v < N_STENCIL; ++v) {
-            if (only && strcmp(only, STENCILS[v].name)) continue;
+            if ((only && strcmp(only, STENCILS[v].name)) || !runs[v]) continue;
             CUDA_CHECK(cudaMemset(dy, 0xff, (size_t)n * 4)); /* NaN */
             run_stencil(&STENCILS[v], dx, dy, n, blocks);
             CUDA_CHECK_LAUNCH();
@@ -432,7 +438,7 @@ enum { WARMUP = 2 };
 /* n = 2^20 .. 2^28 floats; inputs rotated over slices of a buffer of max(2^28 floats, 3x the L2),
  * each measurement going on from where the last stopped (as chapter 07). GB/s = 8 n / time. */
 static int bench_stencil(const course_args* a, const course_device* dev, int blocks,
-                         stencil_measurement* m) {
+                         const int* runs, stencil_measurement* m) {
     const long long n_max = 1LL << 28;
     const long long floats = n_max > 3 * (long long)dev->l2_bytes / 4
                                  ? n_max + 16
@@ -448,7 +454,7 @@ static int bench_stencil(const course_args* a, const course_device* dev, int blo
         const long long stride = (n + 15) / 16 * 16, sets = (floats - 16) / stride;
         double memcpy_ms = 0;
         for (int v = 0; v < N_STENCIL; ++v) {
-            if (a->variant && strcmp(a->variant, STENCILS[v].name) && v) continue;
+            if ((a->variant && strcmp(a->variant, STENCILS[v].name) && v) || !runs[v]) continue;
             stencil_ctx b = {&STENCILS[v], base, y, n, stride, sets, 0, blocks};
             b.first = (cursor + stride - 1) / stride % sets;
             cursor = (b.first + WARMUP + a->reps) % sets * stride;
@@ -542,18 +548,58 @@ static void print_variants(const gemm_variant* g, int ng, int lesson) {
     hgemm_list(pad, lesson);
 }
 
+/* The driver's tensor-map encoder: on a GPU of compute capability 9.0 or newer only. */
+static void tma_find_encoder(const course_device* dev) {
+    if (dev->cc_major >= 9)
+        tma_encode =
+            (PFN_cuTensorMapEncodeTiled_v12000)course_driver_function("cuTensorMapEncodeTiled");
+}
+
+/* Which variants run on t (needs.h), each that does not printed with the reason: the stencils
+ * (stencil_runs), the SGEMM's (gemm_runs; the TMA's also need the driver's encoder on a device),
+ * the alignment trap and the tensor cores' (hgemm_judge). Returns how many of the chapter's own
+ * kernels run: the baselines (memcpy, stencil_sync, cuBLAS, chapter 06's kernel) not counted. */
+static int judge(const course_target* t, const gemm_variant* g, const kernel_info* info, int ng,
+                 int* stencil_runs, int* gemm_runs, int* trap_runs) {
+    int count = 0;
+    char why[256];
+    for (int i = 0; i < N_STENCIL; ++i) {
+        const course_needs need = {STENCILS[i].arch, "cp.async", 0, STENCIL_NT};
+        stencil_runs[i] =
+            course_runs_on(t, (const void*)STENCILS[i].kernel, &need, why, sizeof why);
+        course_print_verdict(t, STENCILS[i].name, &need, stencil_runs[i], why);
+        count += stencil_runs[i] && STENCILS[i].arch;
+    }
+    gemm_judge(t, g, ng, gemm_runs);
+    for (int i = 0; i < ng; ++i) {
+        if (gemm_runs[i] && info[i].sm90 && !t->from_table && !tma_ready()) {
+            gemm_runs[i] = 0;
+            printf("%s skipped: the driver offers no cuTensorMapEncodeTiled (update it)\n",
+                   g[i].name);
+        }
+        count += gemm_runs[i] && g[i].arch;
+    }
+    const course_needs trap = {80, "cp.async", async_smem_bytes(ASYNC_A_PADDED, 128, 128, 8, 2),
+                               256};
+    *trap_runs =
+        course_runs_on(t, (const void*)gemm_async<128, 128, 8, 256, 4, 8, 2, ASYNC_A_PADDED, 0>,
+                       &trap, why, sizeof why);
+    course_print_verdict(t, "trap_padded", &trap, *trap_runs, why);
+    return count + hgemm_judge(t);
+}
+
 int main(int argc, char** argv) {
     course_args args;
     int rc = course_parse_args(&CLI, argc, argv, &args);
     if (rc >= 0) return rc;
     static gemm_variant g[N_GEMM], sel[N_GEMM];
     static kernel_info info[N_GEMM];
+    static int stencil_runs[N_STENCIL], gemm_runs[N_GEMM], trap_runs;
     int ng = gemm_variants(g, info);
     if (ng != N_GEMM) die("%d GEMM variants, expected %d", ng, N_GEMM);
     int n_sel = 0, stencil_named = 0;
     const int hgemm_named = args.variant && hgemm_has_variant(args.variant);
-    for (int i = 0; i < ng; ++i)
-        if (!args.variant || !strcmp(g[i].name, args.variant)) sel[n_sel++] = g[i];
+    for (int i = 0; i < ng; ++i) n_sel += !args.variant || !strcmp(g[i].name, args.variant);
     for (int i = 0; i < N_STENCIL; ++i)
         stencil_named |= args.variant && !strcmp(STENCILS[i].name, args.variant);
     const int trap = args.variant && !strcmp(args.variant, "trap_padded");
@@ -564,8 +610,11 @@ int main(int argc, char** argv) {
         return course_usage_error(&CLI, "no variant '%s' (see --list)", args.variant);
     if (stencil_named && args.shape_given)
         return course_usage_error(&CLI, "--shape is the GEMM's; %s is a stencil", args.variant);
+    course_target target;
     if (args.list) {
         print_variants(g, ng, 0);
+        if (course_target_of_table(args.gpu, &target))
+            judge(&target, g, info, ng, stencil_runs, gemm_runs, &trap_runs);
         return EXIT_OK;
     }
     const int lesson = !args.check && !args.bench;
@@ -575,44 +624,28 @@ int main(int argc, char** argv) {
         hgemm_print_model();
     }
     course_device dev;
-    rc = course_device_open(&dev, 8, 0, "cp.async (sm_80)");
+    rc = course_device_open(&dev, 7, 5, "the cp.async chapter");
     if (rc != EXIT_OK) return rc;
     course_device_print(&dev);
-    if (trap) return run_trap();
-    /* The TMA needs an sm_90 GPU, the driver's encoder, and the kernels built for sm_90 (a build
-     * for older targets JIT-compiles their fallback, a trap). */
-    int tma_built = 0;
+    course_target_of_device(&dev, &target);
+    tma_find_encoder(&dev);
+    const int own = judge(&target, g, info, ng, stencil_runs, gemm_runs, &trap_runs);
+    course_keep(info, sizeof info[0], ng, gemm_runs);
+    ng = course_keep(g, sizeof g[0], ng, gemm_runs);
+    n_sel = 0;
     for (int i = 0; i < ng; ++i)
-        if (info[i].sm90) {
-            cudaFuncAttributes fa;
-            CUDA_CHECK(cudaFuncGetAttributes(&fa, g[i].kernel));
-            tma_built = fa.ptxVersion >= 90;
-            break;
-        }
-    if (dev.cc_major >= 9 && tma_built) {
-        void* fn = NULL;
-        cudaDriverEntryPointQueryResult found;
-        CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000,
-                                                    cudaEnableDefault, &found));
-        if (found == cudaDriverEntryPointSuccess)
-            tma_encode = (PFN_cuTensorMapEncodeTiled_v12000)fn;
+        if (!args.variant || !strcmp(g[i].name, args.variant)) sel[n_sel++] = g[i];
+    int named_runs =
+        !args.variant || n_sel || (trap && trap_runs) || (hgemm_named && hgemm_runs(args.variant));
+    for (int i = 0; i < N_STENCIL; ++i)
+        named_runs |= stencil_named && stencil_runs[i] && !strcmp(STENCILS[i].name, args.variant);
+    if (!own || !named_runs) {
+        printf("skipped: %s cannot run on this GPU with this build (see above)\n",
+               args.variant ? args.variant : "none of the chapter's cp.async, TMA or mma kernels");
+        return EXIT_SKIPPED;
     }
-    if (!tma_encode) { /* the TMA kernels drop out of every list */
-        printf("no TMA (compute capability %d.%d%s): tma_* skipped\n", dev.cc_major, dev.cc_minor,
-               tma_built ? "" : ", or this build has no sm_90 code");
-        int kept = 0, kept_sel = 0;
-        for (int i = 0; i < ng; ++i)
-            if (!info[i].sm90) g[kept] = g[i], info[kept++] = info[i];
-        for (int i = 0; i < n_sel; ++i)
-            if (strncmp(sel[i].name, "tma_", 4)) sel[kept_sel++] = sel[i];
-        ng = kept;
-        n_sel = kept_sel;
-        if ((!n_sel && !stencil_named && !hgemm_named) ||
-            (hgemm_named && hgemm_needs_tma(args.variant))) {
-            printf("skipped: %s needs the TMA: an sm_90 GPU and a build for sm_90\n", args.variant);
-            return EXIT_SKIPPED;
-        }
-    }
+    if (trap) return run_trap();
+    const int hgemm_part = (!args.variant || hgemm_named) && hgemm_runs("mma_ceiling");
     gemm_cublas_open();
     gemm_configure(g, ng);
     if (lesson || args.bench) gemm_print_resources(g, ng);
@@ -623,18 +656,17 @@ int main(int argc, char** argv) {
         int failed = 0;
         if ((!n_sel && !hgemm_named) || stencil_named || !args.variant)
             failed |= check_stencil(&seed, args.size_given ? args.size * args.size : 1000003,
-                                    stencil_named ? args.variant : NULL);
+                                    stencil_named ? args.variant : NULL, stencil_runs);
         if (n_sel && !stencil_named)
             failed |= gemm_run_check(CLI.program, sel, n_sel, &args,
                                      args.size_given ? (int)args.size : 1024) != EXIT_OK;
-        if (!args.variant || hgemm_named)
-            failed |= hgemm_check(&args, &seed, hgemm_named ? args.variant : NULL);
+        if (hgemm_part) failed |= hgemm_check(&args, &seed, hgemm_named ? args.variant : NULL);
         if (failed || args.check) return failed ? EXIT_CHECK_FAILED : EXIT_OK;
     }
     static stencil_measurement sm[64];
     int n_sm = 0;
     if (!args.shape_given && (!args.variant || stencil_named))
-        n_sm = bench_stencil(&args, &dev, blocks, sm);
+        n_sm = bench_stencil(&args, &dev, blocks, stencil_runs, sm);
     static gemm_measurement m[512];
     int n_m = 0, bad = 0;
     if (!stencil_named && !hgemm_named) {
@@ -647,7 +679,7 @@ int main(int argc, char** argv) {
         write_stencil_csv(args.csv, &dev, args.command_line, sm, n_sm);
     }
     if (lesson) gemm_print_summary(CLI.program, &dev, g, ng, m, n_m, &args);
-    if (!args.variant || hgemm_named)
+    if (hgemm_part)
         bad |= hgemm_bench(CLI.program, &args, &dev, hgemm_named ? args.variant : NULL, args.csv,
                            lesson);
     if (bad) printf("benchmark: some outputs were WRONG (see above)\n");

@@ -192,6 +192,7 @@ static void hg_variants(hg_variant* v) {
 }
 
 static const char* const CEILING = "mma_ceiling";
+enum { HG_WARMUP = 2, CEILING_NT = 256, CEILING_ITERS = 20000, CEILING_BLOCKS_PER_SM = 4 };
 
 /* The variant called name: its index in v, or -1. */
 static int hg_find(const hg_variant* v, const char* name) {
@@ -200,11 +201,40 @@ static int hg_find(const hg_variant* v, const char* name) {
     return -1;
 }
 
-int hgemm_needs_tma(const char* name) {
+/* Which variants run here (hgemm_judge): index for index with hg_variants, the ceiling last. */
+static int hg_runs[N_HG + 1];
+
+int hgemm_judge(const course_target* t) {
     hg_variant v[N_HG];
     hg_variants(v);
-    const int i = hg_find(v, name);
-    return i >= 0 && v[i].tma;
+    int count = 0;
+    for (int i = 0; i <= N_HG; ++i) {
+        const int ceiling = i == N_HG;
+        const char* name = ceiling ? CEILING : v[i].name;
+        const void* kernel = ceiling ? (const void*)mma_ceiling : v[i].kernel;
+        course_needs need = {0, NULL, 0, ceiling ? (int)CEILING_NT : v[i].threads};
+        if (kernel) {
+            need.arch = !ceiling && v[i].tma ? 90 : 80;
+            need.feature = !ceiling && v[i].tma ? "the TMA" : "mma.sync.m16n8k16";
+            need.dynamic_smem = ceiling ? 0 : (size_t)v[i].smem;
+        }
+        char why[256];
+        hg_runs[i] = course_runs_on(t, kernel, &need, why, sizeof why);
+        if (hg_runs[i] && !ceiling && v[i].tma && !t->from_table && !tma_ready()) {
+            hg_runs[i] = 0;
+            snprintf(why, sizeof why, "the driver offers no cuTensorMapEncodeTiled (update it)");
+        }
+        course_print_verdict(t, name, &need, hg_runs[i], why);
+        count += hg_runs[i] && kernel;
+    }
+    return count;
+}
+
+int hgemm_runs(const char* name) {
+    hg_variant v[N_HG];
+    hg_variants(v);
+    const int i = strcmp(name, CEILING) ? hg_find(v, name) : N_HG;
+    return i >= 0 && hg_runs[i];
 }
 
 int hgemm_has_variant(const char* name) {
@@ -304,6 +334,7 @@ static void hg_configure(const hg_variant* v) {
     done = 1;
     if (cublasCreate(&hg_cublas) != CUBLAS_STATUS_SUCCESS) die("cublasCreate failed");
     for (int i = 0; i < N_HG; ++i) {
+        if (!hg_runs[i]) continue;
         const void* kernels[3] = {v[i].kernel, v[i].kernel2, v[i].fallback};
         for (int k = 0; k < 3; ++k)
             if (kernels[k]) {
@@ -312,15 +343,6 @@ static void hg_configure(const hg_variant* v) {
                     kernels[k], cudaFuncAttributeMaxDynamicSharedMemorySize, v[i].smem));
             }
     }
-}
-
-/* Without the TMA (below sm_90, or a build without sm_90 code) its variant drops out. */
-static void hg_say_if_no_tma(const hg_variant* v, const char* only) {
-    if (tma_ready()) return;
-    for (int i = 0; i < N_HG; ++i)
-        if (v[i].tma && (!only || !strcmp(only, v[i].name)))
-            printf("%s skipped: it needs the TMA (an sm_90 GPU and a build for sm_90)\n",
-                   v[i].name);
 }
 
 /* ---------------------------------------------------------------- the check */
@@ -373,7 +395,7 @@ static int hg_check_shape(const hg_variant* v, const char* only, gemm_shape s,
     const double tol = hg_tolerance(s.K);
     int failed = 0;
     for (int i = 0; i < N_HG; ++i) {
-        if ((only && strcmp(only, v[i].name)) || (v[i].tma && !tma_ready())) continue;
+        if ((only && strcmp(only, v[i].name)) || !hg_runs[i]) continue;
         for (int b = 0; b < 2; ++b) {
             const float beta = betas[b];
             if (beta == 0.0f)
@@ -416,7 +438,6 @@ int hgemm_check(const course_args* a, unsigned long long* seed, const char* only
         printf("check: %s computes nothing to check\n", CEILING);
         return 0;
     }
-    hg_say_if_no_tma(v, only);
     /* Edges in every direction, K below, at and past a slice, rows not 16-byte aligned (K or N
      * not a multiple of 8), K = 0 (C = beta C), 264 x 18440: 290 tiles of 256 x 128, more than
      * a GPU has SMs, so that hgemm_tma_persistent's blocks take two or three each (K = 72: two
@@ -464,8 +485,6 @@ static void hg_bench_launch(void* p, int rep) {
     const hg_ctx* x = (const hg_ctx*)p;
     x->v->launch(x->a, x->b, x->c, x->s.M, x->s.N, x->s.K, 1.0f, 0.0f);
 }
-
-enum { HG_WARMUP = 2, CEILING_NT = 256, CEILING_ITERS = 20000, CEILING_BLOCKS_PER_SM = 4 };
 
 static void ceiling_launch(void* p, int rep) {
     (void)rep;
@@ -528,9 +547,8 @@ int hgemm_bench(const char* program, const course_args* a, const course_device* 
     hg_variant v[N_HG];
     hg_variants(v);
     hg_configure(v);
-    hg_say_if_no_tma(v, only);
     for (int i = 0; i < N_HG; ++i)
-        if (v[i].kernel) {
+        if (v[i].kernel && hg_runs[i]) {
             char name[64];
             snprintf(name, sizeof name, "%s (rows not 16-byte aligned)", v[i].name);
             bench_warn_if_spilling(v[i].kernel, v[i].name);
@@ -591,7 +609,7 @@ int hgemm_bench(const char* program, const course_args* a, const course_device* 
         double cublas_ms = 0;
         for (int i = 0; i < N_HG; ++i) {
             if (only && strcmp(only, v[i].name) && i) continue; /* cuBLAS always: the baseline */
-            if (v[i].tma && !tma_ready()) continue;
+            if (!hg_runs[i]) continue;
             hg_ctx x = {&v[i], da, db, i ? dc : dref, s, 0};
             if (i) CUDA_CHECK(cudaMemset(dc, 0xff, nc * 4));
             hg_measurement* r = &m[n_m++];

@@ -10,8 +10,13 @@
 /* 1 if name is one of part 3's variants (hgemm_*, mma_ceiling). */
 int hgemm_has_variant(const char* name);
 
-/* 1 if part 3's variant `name` runs only with the TMA (sm_90). */
-int hgemm_needs_tma(const char* name);
+/* Which of part 3's variants run on t (needs.h; the TMA's also need the driver's encoder, on a
+ * device): each that does not is printed with the reason (with --list --gpu, every one).
+ * Returns how many of the course's own kernels run. Call before any other function below. */
+int hgemm_judge(const course_target* t);
+
+/* 1 if part 3's variant `name` (or mma_ceiling) runs here, as hgemm_judge found. */
+int hgemm_runs(const char* name);
 
 /* One line per variant, "number name what", each after pad; lesson: the sweep on one line. */
 void hgemm_list(const char* pad, int lesson);

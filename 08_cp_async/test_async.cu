@@ -59,7 +59,8 @@ static gemm_kernel exercise_kernel(void) {
 
 static int test_gpu(void) {
     course_device dev;
-    int rc = course_device_open(&dev, 8, 0, "the exercise's GPU test (cp.async)");
+    const char* what = "the exercise's GPU test (cp.async)";
+    int rc = course_device_open(&dev, 7, 5, what);
     if (rc != EXIT_OK) return rc;
     /* Odd shapes (4-byte copies), and N, K multiples of 4 (16-byte copies) with partial tiles
      * and K = 0. */
@@ -70,6 +71,9 @@ static int test_gpu(void) {
     unsigned long long seed = 8080;
     for (int s = 0; s < 3; ++s) {
         const int bytes = async_smem_bytes(ASYNC_A_SWIZZLED, 128, 128, 8, s + 2);
+        const course_needs need = {80, "cp.async", (size_t)bytes, 256};
+        rc = course_require_kernel(&dev, (const void*)kernels[s], &need, what);
+        if (rc != EXIT_OK) return rc;
         CUDA_CHECK(cudaFuncSetAttribute((const void*)kernels[s],
                                         cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
         for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k) {

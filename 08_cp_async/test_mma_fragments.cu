@@ -190,7 +190,11 @@ __global__ void mma_probe(const __half* A, const __half* B, float* D) {
 
 static int test_gpu(void) {
     course_device dev;
-    int rc = course_device_open(&dev, 8, 0, "mma.sync m16n8k16 (sm_80)");
+    const char* what = "the fragments test (ldmatrix, mma.sync.m16n8k16)";
+    int rc = course_device_open(&dev, 7, 5, what);
+    if (rc != EXIT_OK) return rc;
+    const course_needs need = {80, "mma.sync.m16n8k16", 0, 32};
+    rc = course_require_kernel(&dev, (const void*)mma_probe, &need, what);
     if (rc != EXIT_OK) return rc;
     __half hA[256], hB[256];
     float a[256], b[256], want[256], got[256];

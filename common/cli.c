@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include "check.h"
+#include "needs.h"
 #include "rng.h"
 
 #include <limits.h>
@@ -18,9 +19,11 @@
 static void print_usage(const course_cli* cli, FILE* out) {
     static const char* const shapes[] = {"", "", "RxC", "MxNxK"};
     const char* shape = cli->shape_dims == 2 || cli->shape_dims == 3 ? shapes[cli->shape_dims] : "";
+    char gpus[256];
+    course_known_gpu_keys(gpus, sizeof gpus);
     fprintf(out,
             "usage: %s [--check] [--bench] [--csv FILE] [--size N]%s%s%s [--reps N]\n"
-            "       %*s [--variant NAME] [--seed N] [--list] [--help]\n"
+            "       %*s [--variant NAME] [--seed N] [--list [--gpu NAME]] [--help]\n"
             "%s\n"
             "  (no flags)      the lesson: model tables, check of every variant, benchmark,\n"
             "                  summary\n"
@@ -42,8 +45,10 @@ static void print_usage(const course_cli* cli, FILE* out) {
             "                  each run; every run prints it)\n"
             "  --variant NAME  run one variant only (see --list)\n"
             "  --list          list the variants and exit\n"
+            "  --gpu NAME      with --list: which variants would run on that GPU, and why not\n"
+            "                  (%s)\n"
             "exit codes: 0 ok, 1 a check failed, 2 usage error, 77 skipped (no suitable GPU)\n",
-            cli->default_reps, COURSE_MAX_REPS);
+            cli->default_reps, COURSE_MAX_REPS, gpus);
 }
 
 int course_tool_usage_error(const char* tool, const char* usage, const char* fmt, ...) {
@@ -159,11 +164,12 @@ enum {
     F_REPS,
     F_SEED,
     F_SHAPE,
+    F_GPU,
     F_COUNT
 };
 static const char* const flag_names[F_COUNT] = {"--check", "--bench",   "--list", "--help",
                                                 "--csv",   "--variant", "--size", "--reps",
-                                                "--seed",  "--shape"};
+                                                "--seed",  "--shape",   "--gpu"};
 
 /* --size or --reps: a whole number from 1 to max. */
 static int parse_count(const course_cli* cli, const char* flag, const char* v, long min, long max,
@@ -232,7 +238,14 @@ int course_parse_args(const course_cli* cli, int argc, char** argv, course_args*
             a->csv = v;
         } else if (k == F_VARIANT)
             a->variant = v;
-        else if (k == F_SEED) {
+        else if (k == F_GPU) {
+            if (!course_known_gpu(v)) {
+                char gpus[256];
+                course_known_gpu_keys(gpus, sizeof gpus);
+                return course_usage_error(cli, "--gpu: no GPU '%s' in the table (%s)", v, gpus);
+            }
+            a->gpu = v;
+        } else if (k == F_SEED) {
             if (course_parse_unsigned(v, 10, ULLONG_MAX, &a->seed))
                 return course_usage_error(
                     cli, "--seed needs a whole number from 0 to %llu, got '%s'", ULLONG_MAX, v);
@@ -253,6 +266,7 @@ int course_parse_args(const course_cli* cli, int argc, char** argv, course_args*
     if (a->csv && (a->check || a->list))
         return course_usage_error(cli, "%s writes no files: drop --csv",
                                   a->check ? "--check" : "--list");
+    if (a->gpu && !a->list) return course_usage_error(cli, "--gpu goes with --list");
     if (!a->size_given) a->size = cli->default_size;
     if (!a->reps) a->reps = cli->default_reps;
     if (!a->seed_given) a->seed = fresh_seed();

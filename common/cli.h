@@ -1,6 +1,6 @@
 /* The command line every chapter program shares (CONTRIBUTING.md, section 3):
  *   NN_topic [--check] [--bench] [--csv FILE] [--size N] [--shape RxC|MxNxK] [--reps N] [--seed N]
- *            [--variant NAME] [--list] [--help]
+ *            [--variant NAME] [--list [--gpu NAME]] [--help]
  * (--shape only where the chapter takes one: its matrix shape, RxC or MxNxK.)
  * Parsing is strict: an unknown or repeated flag, a missing value (or one starting with -, a
  * forgotten value), a number with anything but digits or above the program's limit, --check
@@ -20,6 +20,7 @@ typedef struct {
     int size_given;
     long reps;               /* 0: the chapter's default */
     const char* variant;     /* NULL: every variant */
+    const char* gpu;         /* --gpu NAME (with --list): a GPU of course_known_gpus, else NULL */
     unsigned long long seed; /* of the check's and benchmark's inputs: --seed, else the clock */
     int seed_given;
     long shape[3]; /* --shape, else zeros */

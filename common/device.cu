@@ -126,3 +126,108 @@ void course_device_print(const course_device* d) {
     course_device_describe(d, desc, sizeof desc);
     printf("\n%s, %d SMs\n", desc, d->sm_count);
 }
+
+void course_target_of_device(const course_device* d, course_target* t) {
+    memset(t, 0, sizeof *t);
+    t->gpu.name = d->name;
+    t->gpu.arch = d->cc_major * 10 + d->cc_minor;
+    t->gpu.sm_count = d->sm_count;
+    t->gpu.smem_per_block_optin = d->smem_per_block_optin;
+    t->gpu.smem_per_sm = d->smem_per_sm;
+    t->gpu.max_threads_per_sm = d->max_threads_per_sm;
+    t->gpu.max_threads_per_block = d->max_threads_per_block;
+    t->gpu.regs_per_block = d->regs_per_block;
+    t->gpu.l2_bytes = d->l2_bytes;
+}
+
+int course_target_of_table(const char* key, course_target* t) {
+    const course_gpu* g = key ? course_known_gpu(key) : NULL;
+    if (!g) return 0;
+    t->gpu = *g;
+    t->from_table = 1;
+    printf("\nOn the %s (compute capability %d.%d, %d SMs, %zu bytes of shared memory a block, "
+           "%d threads an SM), with a build for it:\n",
+           g->name, g->arch / 10, g->arch % 10, g->sm_count, g->smem_per_block_optin,
+           g->max_threads_per_sm);
+    return 1;
+}
+
+int course_runs_on(const course_target* t, const void* kernel, const course_needs* need, char* why,
+                   size_t len) {
+    if (t->from_table || !kernel) return course_variant_runs(&t->gpu, NULL, need, why, len);
+    course_build b;
+    memset(&b, 0, sizeof b);
+    struct cudaFuncAttributes a;
+    const cudaError_t err = cudaFuncGetAttributes(&a, kernel);
+    if (err == cudaErrorInvalidDeviceFunction || err == cudaErrorNoKernelImageForDevice) {
+        cudaGetLastError(); /* not sticky: the context stays usable */
+    } else {
+        CUDA_CHECK(err);
+        b.has_code = 1;
+        b.ptx_arch = a.ptxVersion;
+        b.regs = a.numRegs;
+        b.static_smem = a.sharedSizeBytes;
+        b.max_threads = a.maxThreadsPerBlock;
+    }
+    return course_variant_runs(&t->gpu, &b, need, why, len);
+}
+
+void course_print_verdict(const course_target* t, const char* name, const course_needs* need,
+                          int runs, const char* why) {
+    if (t->from_table) {
+        const int arch = need->arch > COURSE_MIN_ARCH ? need->arch : COURSE_MIN_ARCH;
+        printf("  %-8s %-20s needs %d.%d, %zu bytes, %d threads%s%s\n", runs ? "runs" : "skipped",
+               name, arch / 10, arch % 10, need->dynamic_smem, need->threads, runs ? "" : ": ",
+               runs ? "" : why);
+    } else if (!runs)
+        printf("%s skipped: %s\n", name, why);
+}
+
+int course_judge(const course_target* t, const void* variants, int n, course_describe_fn describe,
+                 int* runs) {
+    int count = 0;
+    for (int i = 0; i < n; ++i) {
+        const char* name = "";
+        const void* kernel = NULL;
+        course_needs need = {0, NULL, 0, 0};
+        describe(variants, i, &name, &kernel, &need);
+        char why[256];
+        runs[i] = course_runs_on(t, kernel, &need, why, sizeof why);
+        course_print_verdict(t, name, &need, runs[i], why);
+        count += runs[i];
+    }
+    return count;
+}
+
+int course_keep(void* records, size_t size, int n, const int* runs) {
+    int kept = 0;
+    for (int i = 0; i < n; ++i)
+        if (runs[i]) {
+            if (kept != i) memmove((char*)records + kept * size, (char*)records + i * size, size);
+            ++kept;
+        }
+    return kept;
+}
+
+int course_require_kernel(const course_device* d, const void* kernel, const course_needs* need,
+                          const char* what) {
+    course_target t;
+    course_target_of_device(d, &t);
+    char why[256];
+    if (course_runs_on(&t, kernel, need, why, sizeof why)) return EXIT_OK;
+    printf("skipped: %s: %s\n", what, why);
+    return EXIT_SKIPPED;
+}
+
+/* CUDA 12.5 gave the lookup a version argument (and deprecated the call without); before it, the
+ * unversioned call finds the same function. */
+void* course_driver_function(const char* name) {
+    void* fn = NULL;
+    cudaDriverEntryPointQueryResult found;
+#if CUDART_VERSION >= 12050
+    CUDA_CHECK(cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &found));
+#else
+    CUDA_CHECK(cudaGetDriverEntryPoint(name, &fn, cudaEnableDefault, &found));
+#endif
+    return found == cudaDriverEntryPointSuccess ? fn : NULL;
+}

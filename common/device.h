@@ -3,6 +3,8 @@
 #ifndef COURSE_DEVICE_H
 #define COURSE_DEVICE_H
 
+#include "needs.h"
+
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -45,6 +47,51 @@ void course_require_device_memory(const char* program, double bytes, const char*
 
 /* Prints the description and the SM count on a line of its own: what every run starts with. */
 void course_device_print(const course_device* d);
+
+/* Where a chapter's variants are judged (needs.h): the GPU it opened, or with --list --gpu NAME
+ * a GPU of the table, no device opened and every kernel taken as built for that GPU. */
+typedef struct {
+    course_gpu gpu;
+    int from_table; /* 1: --gpu NAME */
+} course_target;
+
+void course_target_of_device(const course_device* d, course_target* t);
+/* With --gpu NAME: fills t from the table, prints what the plan below is for, returns 1; else 0. */
+int course_target_of_table(const char* key, course_target* t);
+
+/* course_variant_runs for a variant whose kernel is `kernel` (NULL: none of the course's, such
+ * as a cuBLAS call: its needs alone), on t; on the device, with cudaFuncGetAttributes' account
+ * of the kernel as this build carries it. */
+int course_runs_on(const course_target* t, const void* kernel, const course_needs* need, char* why,
+                   size_t len);
+
+/* A function of the driver API (e.g. "cuTensorMapEncodeTiled", as of CUDA 12.0), through the
+ * runtime so that nothing links libcuda; NULL if the driver has none. */
+void* course_driver_function(const char* name);
+
+/* For a test of one kernel on the open device: EXIT_OK if it runs there (course_runs_on), else a
+ * "skipped: what: why" line and EXIT_SKIPPED. */
+int course_require_kernel(const course_device* d, const void* kernel, const course_needs* need,
+                          const char* what);
+
+/* The verdict on each of a chapter's n variants, in one place for every chapter: describe fills
+ * variant i's name, kernel (NULL: none of the course's) and needs; runs[i] gets 1 if it runs on t,
+ * else 0 with the reason printed (course_print_verdict). Returns how many run. */
+typedef void (*course_describe_fn)(const void* variants, int i, const char** name,
+                                   const void** kernel, course_needs* need);
+int course_judge(const course_target* t, const void* variants, int n, course_describe_fn describe,
+                 int* runs);
+
+/* Moves the records (size bytes each) whose runs[i] is 1 to the front, in order; returns how many
+ * there are. For a chapter's variants and any array kept index for index with them. */
+int course_keep(void* records, size_t size, int n, const int* runs);
+
+/* The verdict's line, the same in every chapter: for --list --gpu "  runs     NAME  needs 8.0,
+ * 98304 bytes, 256 threads" (the arch, dynamic shared memory and threads a block), with
+ * ": why" after a skipped one; at run time nothing for a variant that runs, else
+ * "NAME skipped: why". */
+void course_print_verdict(const course_target* t, const char* name, const course_needs* need,
+                          int runs, const char* why);
 
 #ifdef __cplusplus
 }

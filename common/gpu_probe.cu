@@ -6,5 +6,5 @@
 
 int main(void) {
     course_device dev;
-    return course_device_open(&dev, 7, 0, "this test");
+    return course_device_open(&dev, 7, 5, "this test");
 }

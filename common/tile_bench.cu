@@ -278,6 +278,25 @@ void tile_write_csv(const char* path, const course_device* dev, const char* comm
     csv_close(f, path);
 }
 
+static void describe_tile(const void* variants, int i, const char** name, const void** kernel,
+                          course_needs* need) {
+    const tile_result* r = (const tile_result*)variants + i;
+    *name = r->v.name;
+    *kernel = r->v.kernel;
+    need->threads = TILE_THREADS;
+}
+
+/* Keeps the variants of r[0..n) that run on t (needs.h), printing why each other does not; with
+ * --list --gpu, every verdict. Returns how many are kept. */
+static int tile_keep_runnable(const course_target* t, tile_result* r, int n) {
+    int* runs = (int*)malloc((size_t)n * sizeof *runs);
+    if (!runs) die("out of host memory");
+    course_judge(t, r, n, describe_tile, runs);
+    n = course_keep(r, sizeof *r, n, runs);
+    free(runs);
+    return n;
+}
+
 int tile_main(const tile_chapter* ch, const tile_result* all, int n_all, int argc, char** argv) {
     course_args args;
     int rc = course_parse_args(ch->cli, argc, argv, &args);
@@ -295,6 +314,8 @@ int tile_main(const tile_chapter* ch, const tile_result* all, int n_all, int arg
         rc = course_usage_error(ch->cli, "unknown variant '%s' (see --list)", args.variant);
     else if (args.list) {
         tile_list(sel, n);
+        course_target t;
+        if (course_target_of_table(args.gpu, &t)) tile_keep_runnable(&t, sel, n);
         rc = EXIT_OK;
     } else {
         if (lesson) ch->lesson(all, n_all);
@@ -305,9 +326,18 @@ int tile_main(const tile_chapter* ch, const tile_result* all, int n_all, int arg
             csv_close(f, path);
         }
         course_device dev;
-        rc = course_device_open(&dev, 7, 0, ch->what);
+        rc = course_device_open(&dev, 7, 5, ch->what);
+        course_target t;
         if (rc == EXIT_OK) {
             course_device_print(&dev);
+            course_target_of_device(&dev, &t);
+            n = tile_keep_runnable(&t, sel, n);
+            if (!n) {
+                printf("skipped: no variant can run on this GPU (see above)\n");
+                rc = EXIT_SKIPPED;
+            }
+        }
+        if (rc == EXIT_OK) {
             rc = tile_run(sel, n, &dev, args.check || lesson, !args.check, (int)args.size,
                           (int)args.reps, args.seed);
             if (!args.check) {

@@ -226,7 +226,7 @@ int main(int argc, char** argv) {
     static pattern p[MAX_PATTERNS];
     int n = read_patterns(argv[1], p, MAX_PATTERNS);
     course_device dev;
-    int rc = course_device_open(&dev, 7, 0, "the calibration probe");
+    int rc = course_device_open(&dev, 7, 5, "the calibration probe");
     if (rc != EXIT_OK) return rc;
     /* ldmatrix came with sm_75, stmatrix with sm_90: a pattern this GPU cannot issue is skipped
      * whole, not measured in part. */
