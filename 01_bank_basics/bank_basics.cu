@@ -28,8 +28,10 @@
 enum {
     UNROLL = 12,         /* independent loads per thread per iteration (no register spills) */
     MAX_STRIDE = 32,     /* elements */
-    BENCH_THREADS = 512, /* 16 warps; 4 blocks fill an SM's 64 warp slots */
-    BLOCKS_PER_SM = 4,   /* so each thread may use 32 registers */
+    BENCH_THREADS = 512, /* 16 warps a block */
+    BLOCKS_PER_SM = 4,   /* __launch_bounds__' minimum, so each thread may use 32 registers: on a
+                          * 64-warp SM (sm_80, sm_90) 4 blocks fill its warp slots; the benchmark
+                          * launches as many as the occupancy API says this GPU holds */
     CHECK_THREADS = 96,  /* the check also runs a block of 3 warps */
     POISON = 0xdeadbeefu
 };

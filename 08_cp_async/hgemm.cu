@@ -439,9 +439,10 @@ int hgemm_check(const course_args* a, unsigned long long* seed, const char* only
         return 0;
     }
     /* Edges in every direction, K below, at and past a slice, rows not 16-byte aligned (K or N
-     * not a multiple of 8), K = 0 (C = beta C), 264 x 18440: 290 tiles of 256 x 128, more than
-     * a GPU has SMs, so that hgemm_tma_persistent's blocks take two or three each (K = 72: two
-     * slices, the next tile's first loaded during this one), and two shapes drawn from the seed.
+     * not a multiple of 8), K = 0 (C = beta C), 264 x 18440: 290 tiles of 256 x 128, so that
+     * hgemm_tma_persistent's blocks, one an SM, take two or three each on the H200's 132 SMs (on
+     * any GPU of fewer than 290 SMs some take two; K = 72: two slices, the next tile's first
+     * loaded during this one), and two shapes drawn from the seed.
      * The last two fixed ones keep, under the sanitizers' --size 132, the aligned path with
      * several slices: enough for the cp.async pipelines to refill a stage, not for the TMA's (3
      * stages of 64 k) or the persistent blocks, which 08_cp_async.*_hgemm sanitize at

@@ -189,7 +189,8 @@ static __device__ __forceinline__ int hg_clamp8(int n) {
 
 /* Block b's tile (tm, tn): the grid is one row of blocks, numbered down GROUP tile-rows at a
  * time, so that the blocks in flight share B's columns and A's rows in L2 (at 8192^3 each
- * operand is 128 MiB, twice the L2: row-major order would read B from DRAM once per tile-row). */
+ * operand is 128 MiB, twice the H200's 60 MiB L2: row-major order would read B from DRAM once per
+ * tile-row). */
 template <int GROUP>
 static __device__ __forceinline__ void hg_tile_of(int b, int tiles_m, int tiles_n, int* tm,
                                                   int* tn) {

@@ -38,14 +38,16 @@
 enum {
     TILE_THREADS = 256, /* 32 x 8 */
     TILE_WARPS = 8,
-    TILE_BLOCKS_PER_SM = 8, /* 64 warps per SM: each thread may use 32 registers */
+    TILE_BLOCKS_PER_SM = 8, /* __launch_bounds__' minimum, so each thread may use 32 registers:
+                             * on a 64-warp SM (sm_80, sm_90) 8 blocks fill it; the benchmark
+                             * launches as many as the occupancy API says fit (tile_bench) */
     TILE_LOOP_BYTES = 32    /* bytes each thread loads per loop iteration */
 };
 
 /* Independent column loads per thread per loop iteration: 32 bytes of them, 16 of 2 bytes, 8 of
  * 4, 4 of 8, 2 of 16: every width from 4 bytes up asks for 8 conflict-free wavefronts per warp
  * and iteration (2 bytes: 16, a 2-byte load being 1 wavefront too), and 16-byte loads stay
- * within the 32 registers a thread has at 64 warps per SM. */
+ * within the registers a thread has when TILE_BLOCKS_PER_SM blocks share an SM (32 at 8). */
 __host__ __device__ constexpr unsigned tile_unroll(unsigned elem_bytes) {
     return TILE_LOOP_BYTES / elem_bytes;
 }
@@ -109,9 +111,9 @@ __global__ void __launch_bounds__(TILE_THREADS, COURSE_MIN_BLOCKS(TILE_THREADS, 
     const unsigned tile_addr = smem_address(tile);
     const size_t base = (size_t)blockIdx.x * Index::ROWS * Index::COLS;
 
-    /* At most 64 bytes of a thread's share in registers at a time (no spills under the 32
-     * registers a thread has at 64 warps per SM): every tile of chapters 02 and 03 is one
-     * batch; a larger one, such as chapter 04's float4[32][64], loads and stores in turns. */
+    /* At most 64 bytes of a thread's share in registers at a time (no spills at 32 registers,
+     * 8 blocks an SM): every tile of chapters 02 and 03 is one batch; a larger one, such as
+     * chapter 04's float4[32][64], loads and stores in turns. */
     constexpr unsigned GROUPS = tile_row_share<Index>() / VEC;
     constexpr unsigned PER_BATCH = 64 / (VEC * sizeof(T)) < 1 ? 1 : 64 / (VEC * sizeof(T));
     constexpr unsigned BATCH = GROUPS < PER_BATCH ? GROUPS : PER_BATCH;

@@ -1,9 +1,9 @@
 /* store_experiment: why chapter 02's 16-byte row stores count more wavefronts in the full
  * tile kernel than the model (and the calibration, one instruction alone) say.
  *
- * One 32 x 32 tile of 16-byte elements, rows padded by PAD elements, 8 blocks of 256 threads
- * per SM as in tile_transpose; each warp stores rows, lane = column (the model: 4 wavefronts per
- * store at every pad). The stored values come three ways:
+ * One 32 x 32 tile of 16-byte elements, rows padded by PAD elements, blocks of 256 threads, one
+ * full wave of them as in tile_transpose (8 per SM on the H200); each warp stores rows, lane =
+ * column (the model: 4 wavefronts per store at every pad). The stored values come three ways:
  *   direct     each store right after its own global load (tile_transpose before 2026-11-30);
  *   staged     all of a thread's global loads first, then a barrier, then the stores
  *              (tile_transpose's order now);
@@ -53,14 +53,19 @@ __global__ void __launch_bounds__(THREADS, COURSE_MIN_BLOCKS(THREADS, 8))
 
 typedef void (*kernel_fn)(const uint4*, unsigned*);
 
+/* Each kernel in one full wave: as many blocks as the occupancy API says the GPU holds at once
+ * (`in` and `sums` hold the most its warp slots allow). */
 template <int PAD>
-static void run_pad(int blocks, const uint4* in, unsigned* sums) {
+static void run_pad(const course_device* dev, const uint4* in, unsigned* sums) {
     static const kernel_fn kernels[] = {store_experiment<PAD, DIRECT>,
                                         store_experiment<PAD, STAGED>,
                                         store_experiment<PAD, REGISTERS>};
     smem_access a = smem_strided(16, SMEM_STORE, 1, 5 * (COLS + PAD) * 16);
     for (int m = 0; m < 3; ++m) {
-        kernels[m]<<<blocks, THREADS>>>(in, sums);
+        int per_sm = 0;
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernels[m], THREADS, 0));
+        if (per_sm < 1) die("store_experiment<%d> does not fit on an SM", PAD);
+        kernels[m]<<<per_sm * dev->sm_count, THREADS>>>(in, sums);
         CUDA_CHECK_LAUNCH();
         printf("%s %d %d\n", MODE_NAMES[m], PAD, smem_wavefronts(&a));
     }
@@ -70,18 +75,18 @@ int main(void) {
     course_device dev;
     int rc = course_device_open(&dev, 7, 5, "the store experiment");
     if (rc != EXIT_OK) return rc;
-    int blocks = 8 * dev.sm_count;
+    const int blocks = dev.max_threads_per_sm / THREADS * dev.sm_count; /* at most, a wave */
     uint4* in;
     unsigned* sums;
     CUDA_CHECK(cudaMalloc(&in, (size_t)blocks * ROWS * COLS * sizeof(uint4)));
     CUDA_CHECK(cudaMemset(in, 0x5a, (size_t)blocks * ROWS * COLS * sizeof(uint4)));
     CUDA_CHECK(cudaMalloc(&sums, (size_t)blocks * THREADS * sizeof(unsigned)));
-    run_pad<0>(blocks, in, sums);
-    run_pad<1>(blocks, in, sums);
-    run_pad<2>(blocks, in, sums);
-    run_pad<4>(blocks, in, sums);
-    run_pad<8>(blocks, in, sums);
-    run_pad<16>(blocks, in, sums);
+    run_pad<0>(&dev, in, sums);
+    run_pad<1>(&dev, in, sums);
+    run_pad<2>(&dev, in, sums);
+    run_pad<4>(&dev, in, sums);
+    run_pad<8>(&dev, in, sums);
+    run_pad<16>(&dev, in, sums);
     CUDA_CHECK(cudaFree(in));
     CUDA_CHECK(cudaFree(sums));
     return EXIT_OK;

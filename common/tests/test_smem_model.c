@@ -150,8 +150,8 @@ static void calibration_table(const char* path, int n_patterns) {
                "row %d is not pattern %d of the pattern file: %s", rows + 1, rows + 1, want);
         int model = smem_wavefronts(&a);
         EXPECT(instructions == 1, "%s %s: measured %d instructions", name, op, instructions);
-        EXPECT(model == wavefronts, "%s %s (width %u, mask %08x): model %d, H200 measured %d", name,
-               op, a.width, a.mask, model, wavefronts);
+        EXPECT(model == wavefronts, "%s %s (width %u, mask %08x): model %d, the table %d", name, op,
+               a.width, a.mask, model, wavefronts);
         ++rows;
     }
     fclose(f);
