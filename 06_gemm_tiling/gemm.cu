@@ -32,7 +32,8 @@ static const course_cli CLI = {
     16384,
     3, /* --shape MxNxK */
     1 << 17,
-    0 /* --size from 1 */};
+    0, /* --size from 1 */
+    {NULL} /* no side files beside --csv */};
 
 /* ---------------------------------------------------------------- the variants */
 

@@ -638,10 +638,9 @@ int hgemm_bench(const char* program, const course_args* a, const course_device* 
                m[i].v ? cublas : "-", m[i].v ? error : "-");
     }
     if (csv) {
-        char path[1024];
-        const size_t len = strlen(csv);
-        const int has_ext = len > 4 && !strcmp(csv + len - 4, ".csv");
-        snprintf(path, sizeof path, "%.*s_hgemm.csv", (int)(has_ext ? len - 4 : len), csv);
+        char path[COURSE_PATH_MAX];
+        if (course_side_path(csv, HGEMM_CSV, path, sizeof path))
+            die("--csv %s: too long a path", csv);
         hg_write_csv(path, dev, a->command_line, m, n_m);
     }
     if (lesson) {

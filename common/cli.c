@@ -137,6 +137,13 @@ static const char* csv_unwritable(const char* path) {
     return access(dir, W_OK | X_OK) ? "is in a directory that is not writable" : NULL;
 }
 
+int course_side_path(const char* csv, const char* suffix, char* out, size_t len) {
+    const size_t n = strlen(csv);
+    const int stem = (int)(n > 4 && !strcmp(csv + n - 4, ".csv") ? n - 4 : n);
+    const int written = snprintf(out, len, "%.*s%s.csv", stem, csv, suffix);
+    return written < 0 || (size_t)written >= len ? -1 : 0;
+}
+
 /* Seconds and nanoseconds of the clock through one splitmix64 step: runs a nanosecond apart
  * get unrelated seeds. */
 static unsigned long long fresh_seed(void) {
@@ -229,6 +236,15 @@ int course_parse_args(const course_cli* cli, int argc, char** argv, course_args*
         } else if (k == F_CSV) {
             const char* why = csv_unwritable(v);
             if (why) return course_usage_error(cli, "--csv %s: the file %s", v, why);
+            for (int s = 0; s < COURSE_MAX_SIDE_FILES && cli->side_files[s]; ++s) {
+                char side[COURSE_PATH_MAX];
+                if (course_side_path(v, cli->side_files[s], side, sizeof side))
+                    return course_usage_error(cli, "--csv %s: its %s side file's path is too long",
+                                              v, cli->side_files[s]);
+                why = csv_unwritable(side);
+                if (why)
+                    return course_usage_error(cli, "--csv %s: the side file %s %s", v, side, why);
+            }
             a->csv = v;
         } else if (k == F_VARIANT)
             a->variant = v;
