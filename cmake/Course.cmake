@@ -15,9 +15,10 @@ endfunction()
 #                [NCU_KERNELS <regex> NCU_ARGS <program args...>]
 #                [SANITIZE_ARGS <program args...>] [SIDE_FILES <suffix...>])
 # Builds build/bin/<NN_topic> and registers the chapter's tests:
-#   cpu       usage errors exit 2 (also a side file of --csv that cannot be written: one test per
-#             SIDE_FILES suffix, the program's course_cli listing the same); --list works (and
-#             checks the CSV names); the exercise's test linked with solution.cu
+#   cpu       usage errors exit 2 (a negative --size told it needs a whole number; a side file of
+#             --csv that cannot be written: one test per SIDE_FILES suffix, the program's
+#             course_cli listing the same); --list works (and checks the CSV names); the
+#             exercise's test linked with solution.cu
 #   gpu       <NN_topic> --check
 #   sanitize  compute-sanitizer memcheck, racecheck, synccheck and initcheck over --check
 #             (or SANITIZE_ARGS: a smaller check where the full one would take minutes there)
@@ -45,6 +46,8 @@ function(course_chapter chapter)
               COMMAND ${COURSE_SCRIPTS}/expect_exit.sh 2 ${bin} --variant no_such_variant)
   course_test(NAME ${chapter}.usage_size LABELS cpu
               COMMAND ${COURSE_SCRIPTS}/expect_exit.sh 2 ${bin} --size -3)
+  set_tests_properties(${chapter}.usage_size PROPERTIES PASS_REGULAR_EXPRESSION
+                       "exited 2 as expected: .*--size needs a whole number from [0-9]+ to")
   # A side file's name taken by a directory: refused by the parser, before any work (a blocked
   # side file used to fail with exit 1 after the lesson had run).
   foreach(side ${C_SIDE_FILES})

@@ -6,6 +6,7 @@
 #include "check.h"
 #include "rng.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -225,9 +226,12 @@ int course_parse_args(const course_cli* cli, int argc, char** argv, course_args*
             continue;
         }
         /* A value that looks like a flag means the value was forgotten: "--csv --check",
-         * "--csv -h". No file, variant or number of the course starts with '-'. */
+         * "--csv -h". No file, variant or number of the course starts with '-'. A number's flag
+         * with a negative number ("--size -3") was given one, a bad one: its parser says so. */
         const char* v = i + 1 < argc ? argv[++i] : NULL;
-        if (!v || !*v || v[0] == '-') return course_usage_error(cli, "%s needs a value", f);
+        const int number = k == F_SIZE || k == F_REPS || k == F_SEED || k == F_SHAPE;
+        if (!v || !*v || (v[0] == '-' && !(number && isdigit((unsigned char)v[1]))))
+            return course_usage_error(cli, "%s needs a value", f);
         if (k == F_SHAPE) {
             if (cli->shape_dims != 2 && cli->shape_dims != 3)
                 return course_usage_error(cli, "this program takes no --shape (see --size)");

@@ -3,9 +3,10 @@
  *            [--variant NAME] [--list] [--help]
  * (--shape only where the chapter takes one: its matrix shape, RxC or MxNxK.)
  * Parsing is strict: an unknown or repeated flag, a missing value (or one starting with -, a
- * forgotten value), a number with anything but digits or above the program's limit, --check
- * or --list with --csv, and a --csv file, or a side file the program writes beside it, that
- * could not be written are usage errors (exit 2), found before any GPU work. */
+ * forgotten value), a number with anything but digits or above the program's limit (a negative
+ * one says so, not that it is missing), --check or --list with --csv, and a --csv file, or a
+ * side file the program writes beside it, that could not be written are usage errors (exit 2),
+ * found before any GPU work. */
 #ifndef COURSE_CLI_H
 #define COURSE_CLI_H
 

@@ -115,6 +115,30 @@ static void test_csv_path(void) {
     remove(path);
 }
 
+/* A negative number is a bad number, not a forgotten value: the message says what the flag takes.
+ * A value that looks like a flag still is a forgotten one. */
+static void test_negative(void) {
+    static const course_cli GEMM = {"test_cli", "A test.", "elements", 1000, 7,
+                                    5000,       3,         4096,       0,    {NULL}};
+    course_args a;
+    char err[512];
+    static const char* const bad[][2] = {
+        {"--size -3", "--size needs a whole number from 1 to 5000"},
+        {"--reps -1", "--reps needs a whole number from 1 to"},
+        {"--seed -5", "--seed needs a whole number from 0 to"},
+        {"--size -0", "--size needs a whole number"},
+        {"--shape -64x64x8", "--shape needs MxNxK"},
+        {"--size --check", "--size needs a value"},
+        {"--size -x", "--size needs a value"},
+        {"--csv -3", "--csv needs a value"},
+        {"--variant -1", "--variant needs a value"}};
+    cli = &GEMM;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
+        EXPECT(parse_err(&a, bad[i][0], err, sizeof err) == EXIT_USAGE && strstr(err, bad[i][1]),
+               "'%s' said '%s', want '%s'", bad[i][0], err, bad[i][1]);
+    cli = &CLI;
+}
+
 /* The side files beside --csv FILE: one derivation (course_side_path), each checked by the
  * parser as FILE is, and named in the message. */
 static void test_side_files(void) {
@@ -267,5 +291,6 @@ int main(void) {
     test_command_line();
     test_csv_path();
     test_side_files();
+    test_negative();
     return test_finish("test_cli");
 }
