@@ -567,6 +567,12 @@ int hgemm_bench(const char* program, const course_args* a, const course_device* 
 
     for (int k = 0; k < n_shapes; ++k) {
         const gemm_shape s = shapes[k];
+        if (s.K == 0) { /* only from --shape: the check covers it */
+            printf("benchmark: tensor cores at %dx%dx0 skipped: K = 0 (C = beta C) has no "
+                   "multiply-add to time\n",
+                   s.M, s.N);
+            continue;
+        }
         const size_t na = (size_t)s.M * s.K, nb = (size_t)s.K * s.N, nc = (size_t)s.M * s.N;
         course_require_device_memory(program, 2.0 * (na + nb) + 8.0 * nc,
                                      "the tensor-core benchmark");

@@ -35,8 +35,8 @@ static void print_usage(const course_cli* cli, FILE* out) {
     if (*shape)
         fprintf(out,
                 "  --shape %-7s the check or the benchmark at this shape only (each dimension 1\n"
-                "                  to %ld)\n",
-                shape, cli->max_dim);
+                "                  to %ld%s)\n",
+                shape, cli->max_dim, cli->shape_dims == 3 ? "; K from 0: C = beta C" : "");
     fprintf(out,
             "  --reps N        timed repetitions per measurement (default %ld, at most %d)\n"
             "  --seed N        random seed of the check's and benchmark's inputs (default: fresh\n"
@@ -184,25 +184,29 @@ static int parse_count(const course_cli* cli, const char* flag, const char* v, l
     return 0;
 }
 
-/* --shape: cli->shape_dims whole numbers from 1 to cli->max_dim joined by 'x' ("4097x1023"). */
+/* --shape: cli->shape_dims whole numbers from 1 to cli->max_dim joined by 'x' ("4097x1023").
+ * MxNxK is a GEMM's: K may be 0 (C = beta C, as in BLAS); M and N stay >= 1 (an empty C has
+ * nothing to check, and a grid of no blocks is a launch error). */
 static int parse_shape(const course_cli* cli, const char* v, long* shape) {
-    const char* form = cli->shape_dims == 3 ? "MxNxK" : "RxC";
+    const int gemm = cli->shape_dims == 3;
+    const char* form = gemm ? "MxNxK" : "RxC";
     char part[32];
     const char* p = v;
     for (int d = 0; d < cli->shape_dims; ++d) {
         const size_t n = strcspn(p, "x");
         const char end = d == cli->shape_dims - 1 ? '\0' : 'x'; /* what must follow the number */
+        const unsigned long long min = gemm && d == 2 ? 0 : 1;
         unsigned long long x = 0;
         int ok = n < sizeof part && p[n] == end;
         if (ok) {
             memcpy(part, p, n);
             part[n] = '\0';
-            ok = !course_parse_unsigned(part, 10, (unsigned long long)cli->max_dim, &x) && x;
+            ok = !course_parse_unsigned(part, 10, (unsigned long long)cli->max_dim, &x) && x >= min;
         }
         if (!ok)
             return course_usage_error(
-                cli, "--shape needs %s, each a whole number from 1 to %ld, got '%s'", form,
-                cli->max_dim, v);
+                cli, "--shape needs %s, each a whole number from 1 to %ld%s, got '%s'", form,
+                cli->max_dim, gemm ? " (K from 0)" : "", v);
         shape[d] = (long)x;
         p += n + 1;
     }

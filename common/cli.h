@@ -1,7 +1,7 @@
 /* The command line every chapter program shares (CONTRIBUTING.md, section 3):
  *   NN_topic [--check] [--bench] [--csv FILE] [--size N] [--shape RxC|MxNxK] [--reps N] [--seed N]
  *            [--variant NAME] [--list] [--help]
- * (--shape only where the chapter takes one: its matrix shape, RxC or MxNxK.)
+ * (--shape only where the chapter takes one: its matrix shape, RxC or MxNxK, K from 0.)
  * Parsing is strict: an unknown or repeated flag, a missing value (or one starting with -, a
  * forgotten value), a number with anything but digits or above the program's limit (a negative
  * one says so, not that it is missing), --check or --list with --csv, and a --csv file, or a

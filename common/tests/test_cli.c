@@ -209,6 +209,19 @@ static void test_shape(void) {
                          "--shape 99999999999999999999999x1"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
         EXPECT(parse(&a, bad[i]) == EXIT_USAGE, "'%s' accepted", bad[i]);
+    /* MxNxK: a GEMM's K may be 0 (C = beta C), M and N not. */
+    static const course_cli GEMM = {"test_cli", "A test.", "elements", 1000, 7,
+                                    5000,       3,         4096,       0,    {NULL}};
+    cli = &GEMM;
+    EXPECT(parse(&a, "--check --shape 64x33x0") == -1 && a.shape[0] == 64 && a.shape[1] == 33 &&
+               a.shape[2] == 0,
+           "--shape 64x33x0");
+    EXPECT(parse(&a, "--shape 1x1x1") == -1 && a.shape[2] == 1, "--shape 1x1x1");
+    const char* bad_gemm[] = {"--shape 0x64x64",   "--shape 64x0x64", "--shape 0x0x0",
+                              "--shape 64x64",     "--shape 64x64x",  "--shape 64x64x4097",
+                              "--shape 64x64x00x", "--shape 64x64x-1"};
+    for (size_t i = 0; i < sizeof bad_gemm / sizeof bad_gemm[0]; ++i)
+        EXPECT(parse(&a, bad_gemm[i]) == EXIT_USAGE, "'%s' accepted", bad_gemm[i]);
     cli = &CLI;
 }
 
