@@ -18,7 +18,7 @@ endfunction()
 #   cpu       usage errors exit 2 (a negative --size told it needs a whole number; a side file of
 #             --csv that cannot be written: one test per SIDE_FILES suffix, the program's
 #             course_cli listing the same); --list works (and checks the CSV names); the
-#             exercise's test linked with solution.cu
+#             exercise's test linked with solution.cu, and refusing an argument it does not take
 #   gpu       <NN_topic> --check
 #   sanitize  compute-sanitizer memcheck, racecheck, synccheck and initcheck over --check
 #             (or SANITIZE_ARGS: a smaller check where the full one would take minutes there)
@@ -101,4 +101,7 @@ function(course_chapter chapter)
       course_test(NAME ${chapter}.${kind} LABELS ${label} COMMAND ${test})
     endif()
   endforeach()
+  # The test takes --cpu or --gpu (a CUDA test) or nothing: anything else is a usage error.
+  course_test(NAME ${chapter}.solution_usage LABELS cpu
+              COMMAND ${COURSE_SCRIPTS}/expect_exit.sh 2 $<TARGET_FILE:test_${chapter}> --bogus)
 endfunction()

@@ -238,7 +238,8 @@ static void test_size_zero(void) {
     cli = &CLI;
 }
 
-int main(void) {
+int main(int argc, char** argv) {
+    if (test_no_arguments(argc, argv)) return EXIT_USAGE;
     course_args a;
     test_parse_unsigned();
     EXPECT(parse(&a, "") == -1 && a.size == 1000 && a.reps == 7 && !a.check && !a.csv &&
