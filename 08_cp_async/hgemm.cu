@@ -418,18 +418,19 @@ int hgemm_check(const course_args* a, unsigned long long* seed, const char* only
     }
     hg_say_if_no_tma(v, only);
     /* Edges in every direction, K below, at and past a slice, rows not 16-byte aligned (K or N
-     * not a multiple of 8), K = 0 (C = beta C), 264 x 18440: 290 tiles of 256 x 128, more than
-     * a GPU has SMs, so that hgemm_tma_persistent's blocks take two or three each (K = 72: two
-     * slices, the next tile's first loaded during this one), and two shapes drawn from the seed.
-     * The last two fixed ones keep, under the sanitizers' --size 132, the aligned path with
-     * several slices: enough for the cp.async pipelines to refill a stage, not for the TMA's (3
-     * stages of 64 k) or the persistent blocks, which 08_cp_async.*_hgemm sanitize at
+     * not a multiple of 8), K = 0 (C = beta C) with rows unaligned and aligned (hgemm_mma's two
+     * paths, which the TMA variants fall back to at K = 0), 264 x 18440: 290 tiles of 256 x 128,
+     * more than a GPU has SMs, so that hgemm_tma_persistent's blocks take two or three each
+     * (K = 72: two slices, the next tile's first loaded during this one), and two shapes drawn
+     * from the seed. The last two fixed ones keep, under the sanitizers' --size 132, the aligned
+     * path with several slices: enough for the cp.async pipelines to refill a stage, not for the
+     * TMA's (3 stages of 64 k) or the persistent blocks, which 08_cp_async.*_hgemm sanitize at
      * 264 x 18440 x 456. */
-    gemm_shape shapes[19] = {{1, 1, 1},        {1, 300, 7},     {300, 1, 9},     {17, 33, 9},
-                             {128, 256, 32},   {129, 257, 65},  {300, 200, 104}, {64, 520, 1000},
-                             {1000, 8, 16},    {257, 129, 8},   {511, 513, 517}, {33, 65, 0},
-                             {264, 18440, 72}, {130, 128, 128}, {72, 128, 104}};
-    int n = 15;
+    gemm_shape shapes[19] = {{1, 1, 1},      {1, 300, 7},      {300, 1, 9},     {17, 33, 9},
+                             {128, 256, 32}, {129, 257, 65},   {300, 200, 104}, {64, 520, 1000},
+                             {1000, 8, 16},  {257, 129, 8},    {511, 513, 517}, {33, 65, 0},
+                             {72, 128, 0},   {264, 18440, 72}, {130, 128, 128}, {72, 128, 104}};
+    int n = 16;
     for (int k = 0; k < 2; ++k)
         shapes[n++] = {1 + (int)rng_below(seed, 600), 1 + (int)rng_below(seed, 600),
                        1 + (int)rng_below(seed, 600)};
