@@ -49,7 +49,8 @@ static const course_cli CLI = {
     1000000,
     0, /* no --shape */
     0,
-    0 /* --size from 1 */};
+    0, /* --size from 1 */
+    {NULL} /* no side files beside --csv */};
 
 /* ---------------------------------------------------------------- variants */
 

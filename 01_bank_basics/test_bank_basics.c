@@ -22,7 +22,8 @@ static void check_access(const smem_access* a, const char* what) {
     wrong_wavefronts += got != want;
 }
 
-int main(void) {
+int main(int argc, char** argv) {
+    if (test_no_arguments(argc, argv)) return EXIT_USAGE;
     for (unsigned o = 0; o < 4096; o += 4) check_bank(o);
     check_bank(0xfffffffcu);
     unsigned long long seed = 7;

@@ -35,7 +35,8 @@ static const course_cli CLI = {
     1000000,
     0, /* no --shape */
     0,
-    0 /* --size from 1 */};
+    0, /* --size from 1 */
+    {TILE_BANK_MAPS} /* the bank maps beside --csv */};
 
 /* ---------------------------------------------------------------- variants */
 

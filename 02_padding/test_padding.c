@@ -17,7 +17,8 @@ static int columns_conflict_free(int stride, int row_elems, int elem_bytes) {
     return 1;
 }
 
-int main(void) {
+int main(int argc, char** argv) {
+    if (test_no_arguments(argc, argv)) return EXIT_USAGE;
     static const int widths[] = {1, 2, 4, 8, 16};
     int wrong = 0;
     for (int w = 0; w < 5; ++w)

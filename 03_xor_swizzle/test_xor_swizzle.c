@@ -23,7 +23,8 @@ static int wavefronts(int column, unsigned k, int* distinct) {
     return smem_wavefronts(&a);
 }
 
-int main(void) {
+int main(int argc, char** argv) {
+    if (test_no_arguments(argc, argv)) return EXIT_USAGE;
     int used[1024];
     memset(used, 0, sizeof used);
     int collisions = 0, outside = 0;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "layout.h"
+#include "test_util.h"
 
 static int checked, wrong;
 
@@ -43,7 +44,8 @@ static void each_b(std::integer_sequence<int, I...>) {
     (each_m<I>(std::make_integer_sequence<int, 5>{}), ...);
 }
 
-int main() {
+int main(int argc, char** argv) {
+    if (test_no_arguments(argc, argv)) return EXIT_USAGE;
     each_b(std::make_integer_sequence<int, 6>{});
     printf("test_against_cute: %d of %d swizzles equal to cute::Swizzle on four periods\n",
            checked - wrong, checked);

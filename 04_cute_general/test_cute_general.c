@@ -56,7 +56,8 @@ static void ldmatrix_part(void) {
             wrong, tiles);
 }
 
-int main(void) {
+int main(int argc, char** argv) {
+    if (test_no_arguments(argc, argv)) return EXIT_USAGE;
     int tiles = 0, wrong = 0;
     for (int e = 1; e <= 16; e *= 2)
         for (int v = 1; v * e <= 16; v *= 2)

@@ -16,6 +16,7 @@
 #include "device.h"
 #include "layout.h"
 #include "smem_access.cuh"
+#include "test_util.h"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -110,7 +111,8 @@ static int check_mode(const tma_mode* m, PFN_cuTensorMapEncodeTiled_v12000 encod
     return wrong;
 }
 
-int main(void) {
+int main(int argc, char** argv) {
+    if (test_no_arguments(argc, argv)) return EXIT_USAGE;
     course_device dev;
     const char* what = "the TMA swizzle test (cp.async.bulk.tensor)";
     int rc = course_device_open(&dev, 7, 5, what);

@@ -32,7 +32,8 @@ static const course_cli CLI = {
     32768,
     2, /* --shape RxC */
     1 << 20,
-    0 /* --size from 1 */};
+    0, /* --size from 1 */
+    {NULL} /* no side files beside --csv */};
 
 enum { FLOAT, DOUBLE, N_TYPES };
 static const char* const TYPE_NAME[N_TYPES] = {"float", "double"};

@@ -32,7 +32,8 @@ static const course_cli CLI = {
     16384,
     3, /* --shape MxNxK */
     1 << 17,
-    0 /* --size from 1 */};
+    0, /* --size from 1 */
+    {NULL} /* no side files beside --csv */};
 
 /* ---------------------------------------------------------------- the variants */
 
@@ -115,7 +116,7 @@ static int all_variants(gemm_variant* v, kernel_info* x) {
                   "cuBLAS SGEMM, default math mode (fp32 FMA, TF32 off): the baseline",
                   gemm_launch_cublas, NULL, 0, NULL);
     plain_variant(v, x, &n, "cublas_pedantic", 0,
-                  "cuBLAS SGEMM, CUBLAS_PEDANTIC_MATH: the same, as CONVENTIONS.md's figure",
+                  "cuBLAS SGEMM, CUBLAS_PEDANTIC_MATH: the same, prescribed precision throughout",
                   gemm_launch_cublas_pedantic, NULL, 0, NULL);
     plain_variant(v, x, &n, "naive", 1, "one thread per element of C, lanes down a column",
                   launch_naive, (const void*)gemm_naive, 1024, NULL);

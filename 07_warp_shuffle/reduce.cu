@@ -34,7 +34,8 @@ static const course_cli CLI = {
     1L << 30,
     0, /* no --shape */
     0,
-    1 /* --size 0 is valid */};
+    1, /* --size 0 is valid */
+    {NULL} /* no side files beside --csv */};
 
 /* ---------------------------------------------------------------- variants */
 

@@ -30,6 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The stencil's side file of --csv FILE (course_side_path: x.csv -> x_stencil.csv). */
+#define STENCIL_CSV "_stencil"
+
 static const course_cli CLI = {
     "08_cp_async",
     "cp.async: a stencil staged with plain loads, cp.async and two stages; chapter 06's SGEMM\n"
@@ -43,7 +46,8 @@ static const course_cli CLI = {
     16384,
     3, /* --shape MxNxK: the GEMM part */
     1 << 17,
-    0};
+    0,
+    {STENCIL_CSV, HGEMM_CSV} /* beside --csv: the stencil's and the tensor cores' CSVs */};
 
 /* ---------------------------------------------------------------- the GEMM variants */
 
@@ -513,10 +517,9 @@ static void write_gemm_csv(const char* path, const course_device* dev, const cha
 /* The stencil's measurements go next to the GEMM's: FILE with .csv replaced by _stencil.csv. */
 static void write_stencil_csv(const char* gemm_path, const course_device* dev, const char* cmd,
                               const stencil_measurement* m, int n) {
-    char path[1024];
-    const size_t len = strlen(gemm_path);
-    const int has_ext = len > 4 && !strcmp(gemm_path + len - 4, ".csv");
-    snprintf(path, sizeof path, "%.*s_stencil.csv", (int)(has_ext ? len - 4 : len), gemm_path);
+    char path[COURSE_PATH_MAX];
+    if (course_side_path(gemm_path, STENCIL_CSV, path, sizeof path))
+        die("--csv %s: too long a path", gemm_path);
     FILE* f = csv_open(path, dev, cmd,
                        "variant,type,kernel,n,bytes_moved,median_ms,min_ms,max_ms,reps,launches,"
                        "gbps,of_memcpy");

@@ -439,19 +439,20 @@ int hgemm_check(const course_args* a, unsigned long long* seed, const char* only
         return 0;
     }
     /* Edges in every direction, K below, at and past a slice, rows not 16-byte aligned (K or N
-     * not a multiple of 8), K = 0 (C = beta C), 264 x 18440: 290 tiles of 256 x 128, so that
-     * hgemm_tma_persistent's blocks, one an SM, take two or three each on the H200's 132 SMs (on
-     * any GPU of fewer than 290 SMs some take two; K = 72: two slices, the next tile's first
-     * loaded during this one), and two shapes drawn from the seed.
+     * not a multiple of 8), K = 0 (C = beta C) with rows unaligned and aligned (hgemm_mma's two
+     * paths, which the TMA variants fall back to at K = 0), 264 x 18440: 290 tiles of 256 x 128,
+     * so that hgemm_tma_persistent's blocks, one an SM, take two or three each on the H200's 132
+     * SMs (on any GPU of fewer than 290 SMs some take two; K = 72: two slices, the next tile's
+     * first loaded during this one), and two shapes drawn from the seed.
      * The last two fixed ones keep, under the sanitizers' --size 132, the aligned path with
      * several slices: enough for the cp.async pipelines to refill a stage, not for the TMA's (3
      * stages of 64 k) or the persistent blocks, which 08_cp_async.*_hgemm sanitize at
      * 264 x 18440 x 456. */
-    gemm_shape shapes[19] = {{1, 1, 1},        {1, 300, 7},     {300, 1, 9},     {17, 33, 9},
-                             {128, 256, 32},   {129, 257, 65},  {300, 200, 104}, {64, 520, 1000},
-                             {1000, 8, 16},    {257, 129, 8},   {511, 513, 517}, {33, 65, 0},
-                             {264, 18440, 72}, {130, 128, 128}, {72, 128, 104}};
-    int n = 15;
+    gemm_shape shapes[19] = {{1, 1, 1},      {1, 300, 7},      {300, 1, 9},     {17, 33, 9},
+                             {128, 256, 32}, {129, 257, 65},   {300, 200, 104}, {64, 520, 1000},
+                             {1000, 8, 16},  {257, 129, 8},    {511, 513, 517}, {33, 65, 0},
+                             {72, 128, 0},   {264, 18440, 72}, {130, 128, 128}, {72, 128, 104}};
+    int n = 16;
     for (int k = 0; k < 2; ++k)
         shapes[n++] = {1 + (int)rng_below(seed, 600), 1 + (int)rng_below(seed, 600),
                        1 + (int)rng_below(seed, 600)};
@@ -586,6 +587,12 @@ int hgemm_bench(const char* program, const course_args* a, const course_device* 
 
     for (int k = 0; k < n_shapes; ++k) {
         const gemm_shape s = shapes[k];
+        if (s.K == 0) { /* only from --shape: the check covers it */
+            printf("benchmark: tensor cores at %dx%dx0 skipped: K = 0 (C = beta C) has no "
+                   "multiply-add to time\n",
+                   s.M, s.N);
+            continue;
+        }
         const size_t na = (size_t)s.M * s.K, nb = (size_t)s.K * s.N, nc = (size_t)s.M * s.N;
         course_require_device_memory(program, 2.0 * (na + nb) + 8.0 * nc,
                                      "the tensor-core benchmark");
@@ -657,10 +664,9 @@ int hgemm_bench(const char* program, const course_args* a, const course_device* 
                m[i].v ? cublas : "-", m[i].v ? error : "-");
     }
     if (csv) {
-        char path[1024];
-        const size_t len = strlen(csv);
-        const int has_ext = len > 4 && !strcmp(csv + len - 4, ".csv");
-        snprintf(path, sizeof path, "%.*s_hgemm.csv", (int)(has_ext ? len - 4 : len), csv);
+        char path[COURSE_PATH_MAX];
+        if (course_side_path(csv, HGEMM_CSV, path, sizeof path))
+            die("--csv %s: too long a path", csv);
         hg_write_csv(path, dev, a->command_line, m, n_m);
     }
     if (lesson) {

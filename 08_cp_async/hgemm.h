@@ -28,9 +28,12 @@ void hgemm_print_model(void);
  * outputs poisoned first; returns 0 when all agree. */
 int hgemm_check(const course_args* a, unsigned long long* seed, const char* only);
 
+/* The side file of --csv FILE that hgemm_bench writes (course_side_path: x.csv -> x_hgemm.csv). */
+#define HGEMM_CSV "_hgemm"
+
 /* The benchmark at 4096^3 and 8192^3 (a->shape_given: that shape), the mma.sync ceiling and
- * cuBLAS in the same run; writes csv (if not NULL); lesson: the summary table too. Returns 0, or
- * 1 if an output disagreed with cuBLAS's. */
+ * cuBLAS in the same run; writes csv's HGEMM_CSV side file (if csv is not NULL); lesson: the
+ * summary table too. Returns 0, or 1 if an output disagreed with cuBLAS's. */
 int hgemm_bench(const char* program, const course_args* a, const course_device* dev,
                 const char* only, const char* csv, int lesson);
 

@@ -13,10 +13,12 @@ endfunction()
 
 # course_chapter(<NN_topic> PROGRAM <topic.cu> [sources...] TEST <test_topic.c|.cu> [sources...]
 #                [NCU_KERNELS <regex> NCU_ARGS <program args...>]
-#                [SANITIZE_ARGS <program args...>])
+#                [SANITIZE_ARGS <program args...>] [SIDE_FILES <suffix...>])
 # Builds build/bin/<NN_topic> and registers the chapter's tests:
-#   cpu       usage errors exit 2; --list works (and checks the CSV names); the exercise's test
-#             linked with solution.cu
+#   cpu       usage errors exit 2 (a negative --size told it needs a whole number; a side file of
+#             --csv that cannot be written: one test per SIDE_FILES suffix, the program's
+#             course_cli listing the same); --list works (and checks the CSV names); the
+#             exercise's test linked with solution.cu, and refusing an argument it does not take
 #   gpu       <NN_topic> --check
 #   sanitize  compute-sanitizer memcheck, racecheck, synccheck and initcheck over --check
 #             (or SANITIZE_ARGS: a smaller check where the full one would take minutes there)
@@ -28,7 +30,7 @@ endfunction()
 # 77 without one), built with relocatable device code so that its kernels call the solution's
 # (or the exercise's) __device__ functions.
 function(course_chapter chapter)
-  cmake_parse_arguments(C "" "NCU_KERNELS" "PROGRAM;TEST;NCU_ARGS;SANITIZE_ARGS" ${ARGN})
+  cmake_parse_arguments(C "" "NCU_KERNELS" "PROGRAM;TEST;NCU_ARGS;SANITIZE_ARGS;SIDE_FILES" ${ARGN})
   if(NOT C_SANITIZE_ARGS)
     set(C_SANITIZE_ARGS --check)
   endif()
@@ -44,6 +46,18 @@ function(course_chapter chapter)
               COMMAND ${COURSE_SCRIPTS}/expect_exit.sh 2 ${bin} --variant no_such_variant)
   course_test(NAME ${chapter}.usage_size LABELS cpu
               COMMAND ${COURSE_SCRIPTS}/expect_exit.sh 2 ${bin} --size -3)
+  set_tests_properties(${chapter}.usage_size PROPERTIES PASS_REGULAR_EXPRESSION
+                       "exited 2 as expected: .*--size needs a whole number from [0-9]+ to")
+  # A side file's name taken by a directory: refused by the parser, before any work (a blocked
+  # side file used to fail with exit 1 after the lesson had run).
+  foreach(side ${C_SIDE_FILES})
+    set(blocked ${CMAKE_BINARY_DIR}/side_files/${chapter}${side})
+    file(MAKE_DIRECTORY ${blocked}/x${side}.csv)
+    course_test(NAME ${chapter}.usage_csv${side} LABELS cpu
+                COMMAND ${COURSE_SCRIPTS}/expect_exit.sh 2 ${bin} --bench --csv ${blocked}/x.csv)
+    set_tests_properties(${chapter}.usage_csv${side} PROPERTIES PASS_REGULAR_EXPRESSION
+                         "exited 2 as expected: .*the side file [^ ]*/x${side}\\.csv is a directory")
+  endforeach()
   course_test(NAME ${chapter}.list LABELS cpu COMMAND ${bin} --list)
   course_test(NAME ${chapter}.check LABELS gpu COMMAND ${bin} --check)
   foreach(tool memcheck racecheck synccheck initcheck)
@@ -87,4 +101,7 @@ function(course_chapter chapter)
       course_test(NAME ${chapter}.${kind} LABELS ${label} COMMAND ${test})
     endif()
   endforeach()
+  # The test takes --cpu or --gpu (a CUDA test) or nothing: anything else is a usage error.
+  course_test(NAME ${chapter}.solution_usage LABELS cpu
+              COMMAND ${COURSE_SCRIPTS}/expect_exit.sh 2 $<TARGET_FILE:test_${chapter}> --bogus)
 endfunction()

@@ -7,6 +7,7 @@
 #include "needs.h"
 #include "rng.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -37,8 +38,8 @@ static void print_usage(const course_cli* cli, FILE* out) {
     if (*shape)
         fprintf(out,
                 "  --shape %-7s the check or the benchmark at this shape only (each dimension 1\n"
-                "                  to %ld)\n",
-                shape, cli->max_dim);
+                "                  to %ld%s)\n",
+                shape, cli->max_dim, cli->shape_dims == 3 ? "; K from 0: C = beta C" : "");
     fprintf(out,
             "  --reps N        timed repetitions per measurement (default %ld, at most %d)\n"
             "  --seed N        random seed of the check's and benchmark's inputs (default: fresh\n"
@@ -142,6 +143,13 @@ static const char* csv_unwritable(const char* path) {
     return access(dir, W_OK | X_OK) ? "is in a directory that is not writable" : NULL;
 }
 
+int course_side_path(const char* csv, const char* suffix, char* out, size_t len) {
+    const size_t n = strlen(csv);
+    const int stem = (int)(n > 4 && !strcmp(csv + n - 4, ".csv") ? n - 4 : n);
+    const int written = snprintf(out, len, "%.*s%s.csv", stem, csv, suffix);
+    return written < 0 || (size_t)written >= len ? -1 : 0;
+}
+
 /* Seconds and nanoseconds of the clock through one splitmix64 step: runs a nanosecond apart
  * get unrelated seeds. */
 static unsigned long long fresh_seed(void) {
@@ -182,25 +190,29 @@ static int parse_count(const course_cli* cli, const char* flag, const char* v, l
     return 0;
 }
 
-/* --shape: cli->shape_dims whole numbers from 1 to cli->max_dim joined by 'x' ("4097x1023"). */
+/* --shape: cli->shape_dims whole numbers from 1 to cli->max_dim joined by 'x' ("4097x1023").
+ * MxNxK is a GEMM's: K may be 0 (C = beta C, as in BLAS); M and N stay >= 1 (an empty C has
+ * nothing to check, and a grid of no blocks is a launch error). */
 static int parse_shape(const course_cli* cli, const char* v, long* shape) {
-    const char* form = cli->shape_dims == 3 ? "MxNxK" : "RxC";
+    const int gemm = cli->shape_dims == 3;
+    const char* form = gemm ? "MxNxK" : "RxC";
     char part[32];
     const char* p = v;
     for (int d = 0; d < cli->shape_dims; ++d) {
         const size_t n = strcspn(p, "x");
         const char end = d == cli->shape_dims - 1 ? '\0' : 'x'; /* what must follow the number */
+        const unsigned long long min = gemm && d == 2 ? 0 : 1;
         unsigned long long x = 0;
         int ok = n < sizeof part && p[n] == end;
         if (ok) {
             memcpy(part, p, n);
             part[n] = '\0';
-            ok = !course_parse_unsigned(part, 10, (unsigned long long)cli->max_dim, &x) && x;
+            ok = !course_parse_unsigned(part, 10, (unsigned long long)cli->max_dim, &x) && x >= min;
         }
         if (!ok)
             return course_usage_error(
-                cli, "--shape needs %s, each a whole number from 1 to %ld, got '%s'", form,
-                cli->max_dim, v);
+                cli, "--shape needs %s, each a whole number from 1 to %ld%s, got '%s'", form,
+                cli->max_dim, gemm ? " (K from 0)" : "", v);
         shape[d] = (long)x;
         p += n + 1;
     }
@@ -224,9 +236,12 @@ int course_parse_args(const course_cli* cli, int argc, char** argv, course_args*
             continue;
         }
         /* A value that looks like a flag means the value was forgotten: "--csv --check",
-         * "--csv -h". No file, variant or number of the course starts with '-'. */
+         * "--csv -h". No file, variant or number of the course starts with '-'. A number's flag
+         * with a negative number ("--size -3") was given one, a bad one: its parser says so. */
         const char* v = i + 1 < argc ? argv[++i] : NULL;
-        if (!v || !*v || v[0] == '-') return course_usage_error(cli, "%s needs a value", f);
+        const int number = k == F_SIZE || k == F_REPS || k == F_SEED || k == F_SHAPE;
+        if (!v || !*v || (v[0] == '-' && !(number && isdigit((unsigned char)v[1]))))
+            return course_usage_error(cli, "%s needs a value", f);
         if (k == F_SHAPE) {
             if (cli->shape_dims != 2 && cli->shape_dims != 3)
                 return course_usage_error(cli, "this program takes no --shape (see --size)");
@@ -235,6 +250,15 @@ int course_parse_args(const course_cli* cli, int argc, char** argv, course_args*
         } else if (k == F_CSV) {
             const char* why = csv_unwritable(v);
             if (why) return course_usage_error(cli, "--csv %s: the file %s", v, why);
+            for (int s = 0; s < COURSE_MAX_SIDE_FILES && cli->side_files[s]; ++s) {
+                char side[COURSE_PATH_MAX];
+                if (course_side_path(v, cli->side_files[s], side, sizeof side))
+                    return course_usage_error(cli, "--csv %s: its %s side file's path is too long",
+                                              v, cli->side_files[s]);
+                why = csv_unwritable(side);
+                if (why)
+                    return course_usage_error(cli, "--csv %s: the side file %s %s", v, side, why);
+            }
             a->csv = v;
         } else if (k == F_VARIANT)
             a->variant = v;

@@ -1,17 +1,23 @@
 /* The command line every chapter program shares (CONTRIBUTING.md, section 3):
  *   NN_topic [--check] [--bench] [--csv FILE] [--size N] [--shape RxC|MxNxK] [--reps N] [--seed N]
  *            [--variant NAME] [--list [--gpu NAME]] [--help]
- * (--shape only where the chapter takes one: its matrix shape, RxC or MxNxK.)
+ * (--shape only where the chapter takes one: its matrix shape, RxC or MxNxK, K from 0.)
  * Parsing is strict: an unknown or repeated flag, a missing value (or one starting with -, a
- * forgotten value), a number with anything but digits or above the program's limit, --check
- * or --list with --csv, and a --csv file that could not be written are usage errors (exit 2),
+ * forgotten value), a number with anything but digits or above the program's limit (a negative
+ * one says so, not that it is missing), --check or --list with --csv, and a --csv file, or a
+ * side file the program writes beside it, that could not be written are usage errors (exit 2),
  * found before any GPU work. */
 #ifndef COURSE_CLI_H
 #define COURSE_CLI_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The most side files a program writes beside --csv FILE; the longest path of one. */
+enum { COURSE_MAX_SIDE_FILES = 4, COURSE_PATH_MAX = 4096 };
 
 typedef struct {
     int check, bench, list, help;
@@ -37,6 +43,10 @@ typedef struct {
     int shape_dims;   /* 2 (RxC), 3 (MxNxK), or 0: the program takes no --shape */
     long max_dim;     /* the largest dimension --shape accepts */
     int size_zero_ok; /* 1: --size 0 is valid (07: the sum of nothing); else --size starts at 1 */
+    /* The suffixes of the files that --csv FILE also writes beside FILE ("_banks": x.csv ->
+     * x_banks.csv, course_side_path), up to the first NULL: the parser checks each as it checks
+     * FILE, so that a blocked one is a usage error before any work, not a failure after it. */
+    const char* side_files[COURSE_MAX_SIDE_FILES];
 } course_cli;
 
 /* The largest --reps any program accepts. */
@@ -46,6 +56,11 @@ enum { COURSE_MAX_REPS = 10000 };
  * into *out. Digits only: no sign, no whitespace, not empty. Returns 0, or -1 leaving *out as is.
  * bankcalc and the chapters share it so that every number is read alike. */
 int course_parse_unsigned(const char* s, int base, unsigned long long max, unsigned long long* out);
+
+/* The side file of --csv FILE with this suffix: FILE with its ".csv" replaced by suffix ".csv"
+ * (x.csv -> x_banks.csv), or suffix ".csv" appended where FILE does not end in ".csv". The parser
+ * and every writer derive it here. Returns 0, or -1 when it does not fit in len bytes. */
+int course_side_path(const char* csv, const char* suffix, char* out, size_t len);
 
 /* The source tree's root this library was built from (no trailing '/'). */
 const char* course_source_dir(void);

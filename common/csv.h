@@ -1,4 +1,4 @@
-/* CSV output with a metadata header (CONTRIBUTING.md, section 5): "# key: value" lines first
+/* CSV output with a metadata header (CONTRIBUTING.md, section 3, "CSV"): "# key: value" lines first
  * (gpu, compute capability, CUDA runtime, driver, date, git commit, command line), then one
  * header row, then the rows the program writes with fprintf. gnuplot skips the '#' lines. */
 #ifndef COURSE_CSV_H

@@ -20,13 +20,45 @@ static const char usage[] =
     "usage: swizzlecalc B M S [OFFSET...]\n"
     "       swizzlecalc B M S --elem-bytes 1|2|4|8|16 --row-elems N [--rows R]\n"
     "  Swizzle<B,M,S>: keep the low M bits, XOR the B bits at bit M+S into the B bits at bit M\n"
-    "  (S < 0: the bits at bit M into those at bit M-S). B, M >= 0, |S| >= B, bits below 31.\n"
+    "  (S < 0: the bits at bit M into those at bit M-S). B, M >= 0, |S| >= B, B + M + |S| <= 31.\n"
     "  OFFSET...      print each swizzled offset (elements, below 2^31), one per line\n"
     "  (none)         draw one period: logical unit -> physical unit (a unit: 2^M elements)\n"
     "  --elem-bytes   with --row-elems: draw a tile of R rows (default 32) of N elements, each\n"
     "                 element's bank, and the wavefronts of a column and a row read of units\n";
 
 #define fail(...) course_tool_usage_error("swizzlecalc", usage, __VA_ARGS__)
+
+/* What layout_swizzle_invalid accepts, for the messages. */
+#define RULE "B >= 0, M >= 0, |S| >= B, B + M + |S| <= 31"
+
+/* Why Swizzle<b,m,s> is invalid (layout_swizzle_invalid's reason), the rule, and the values of the
+ * parameter at fault that would do with the other two as given. */
+static int swizzle_error(int b, int m, int s, const char* why) {
+    const int as = s < 0 ? -s : s;
+    char fix[128] = "";
+    if (b < 0 && m >= 0) {
+        const int hi = as < 31 - m - as ? as : 31 - m - as;
+        if (hi >= 0)
+            snprintf(fix, sizeof fix, "; with M = %d and S = %d, B is 0 to %d", m, s, hi);
+        else
+            snprintf(fix, sizeof fix, "; no B fits M = %d and S = %d", m, s);
+    } else if (m < 0 && b >= 0 && as >= b) {
+        const int hi = 31 - b - as;
+        if (hi >= 0)
+            snprintf(fix, sizeof fix, "; with B = %d and S = %d, M is 0 to %d", b, s, hi);
+        else
+            snprintf(fix, sizeof fix, "; no M fits B = %d and S = %d", b, s);
+    } else if (b >= 0 && m >= 0 && as < b) {
+        const int hi = 31 - m - b;
+        if (hi >= b)
+            snprintf(fix, sizeof fix, "; with B = %d and M = %d, S is %d to %d or -%d to -%d", b, m,
+                     b, hi, hi, b);
+        else
+            snprintf(fix, sizeof fix, "; no S fits B = %d and M = %d", b, m);
+    } else if (b >= 0 && m >= 0)
+        snprintf(fix, sizeof fix, "; here B + M + |S| = %d", b + m + as);
+    return fail("Swizzle<%d,%d,%d>: %s (valid: %s%s)", b, m, s, why, RULE, fix);
+}
 
 /* A whole number, optionally negative, of magnitude below 2^31. */
 static int parse_int(const char* s, int* out) {
@@ -67,10 +99,16 @@ static void print_period(int b, int m, int s) {
 static int print_tile(const swizzle_tile* t) {
     unsigned unit = t->unit_elems;
     if (t->row_elems % unit)
-        return fail("--row-elems %u is not a whole number of %u-element units", t->row_elems, unit);
-    if (t->elem_bytes * unit > 16)
-        return fail("a unit of %u x %u bytes is wider than the widest access, 16 bytes", unit,
-                    t->elem_bytes);
+        return fail("--row-elems %u is not a whole number of %u-element units: it must be a "
+                    "multiple of 2^M = %u",
+                    t->row_elems, unit, unit);
+    if (t->elem_bytes * unit > 16) {
+        int max_m = 0; /* the widest unit of these elements: 16 bytes */
+        while (t->elem_bytes << (max_m + 1) <= 16) ++max_m;
+        return fail("a unit of %u x %u bytes is wider than the widest access, 16 bytes: with "
+                    "--elem-bytes %u, M is 0 to %d",
+                    unit, t->elem_bytes, t->elem_bytes, max_m);
+    }
     print_bits(t->b, t->m, t->s);
     printf("bank of each element: %u rows of %u elements of %u bytes\n", t->rows, t->row_elems,
            t->elem_bytes);
@@ -97,14 +135,14 @@ int main(int argc, char** argv) {
             printf("%s", usage);
             return EXIT_OK;
         }
-    if (argc < 4) return fail("need B, M and S");
+    if (argc < 4) return fail("need B, M and S (valid: %s)", RULE);
     int bms[3];
     static const char* const names[3] = {"B", "M", "S"};
     for (int i = 0; i < 3; ++i)
         if (parse_int(argv[1 + i], &bms[i]))
-            return fail("%s: not a number: '%s'", names[i], argv[1 + i]);
+            return fail("%s: not a whole number: '%s' (valid: %s)", names[i], argv[1 + i], RULE);
     const char* invalid = layout_swizzle_invalid(bms[0], bms[1], bms[2]);
-    if (invalid) return fail("Swizzle<%d,%d,%d>: %s", bms[0], bms[1], bms[2], invalid);
+    if (invalid) return swizzle_error(bms[0], bms[1], bms[2], invalid);
     if (argc == 4) {
         print_period(bms[0], bms[1], bms[2]);
         return EXIT_OK;
@@ -119,15 +157,19 @@ int main(int argc, char** argv) {
             if (k == 3) return fail("unknown argument '%s'", argv[i]);
             if (seen >> k & 1u) return fail("%s given twice", argv[i]);
             seen |= 1u << k;
-            unsigned long long v;
-            if (i + 1 >= argc || course_parse_unsigned(argv[i + 1], 10, 4096, &v) || !v)
-                return fail("%s needs a whole number from 1 to 4096", argv[i]);
-            *(k == 0 ? &t.elem_bytes : k == 1 ? &t.row_elems : &t.rows) = (unsigned)v;
+            if (i + 1 >= argc && k == 0)
+                return fail("--elem-bytes needs a value: 1, 2, 4, 8 or 16");
+            if (i + 1 >= argc)
+                return fail("%s needs a value: a whole number from 1 to 4096", argv[i]);
+            const char* v = argv[i + 1];
+            unsigned long long x;
+            const int bad = course_parse_unsigned(v, 10, 4096, &x) || !x;
+            if (k == 0 && (bad || (x != 1 && x != 2 && x != 4 && x != 8 && x != 16)))
+                return fail("--elem-bytes must be 1, 2, 4, 8 or 16, got '%s'", v);
+            if (bad) return fail("%s needs a whole number from 1 to 4096, got '%s'", argv[i], v);
+            *(k == 0 ? &t.elem_bytes : k == 1 ? &t.row_elems : &t.rows) = (unsigned)x;
         }
         if (!(seen & 1u) || !(seen & 2u)) return fail("--elem-bytes and --row-elems go together");
-        if (t.elem_bytes != 1 && t.elem_bytes != 2 && t.elem_bytes != 4 && t.elem_bytes != 8 &&
-            t.elem_bytes != 16)
-            return fail("--elem-bytes must be 1, 2, 4, 8 or 16");
         return print_tile(&t);
     }
     unsigned long long offsets[256];
@@ -135,7 +177,7 @@ int main(int argc, char** argv) {
     for (int i = 4; i < argc; ++i) {
         if (n == 256) return fail("more than 256 offsets");
         if (course_parse_unsigned(argv[i], 10, 0x7fffffffull, &offsets[n++]))
-            return fail("not an offset below 2^31: '%s'", argv[i]);
+            return fail("not an offset from 0 to 2^31 - 1 (2147483647): '%s'", argv[i]);
     }
     for (int i = 0; i < n; ++i)
         printf("%u\n", layout_swizzle((unsigned)offsets[i], bms[0], bms[1], bms[2]));

@@ -28,6 +28,16 @@ static inline int test_finish(const char* name) {
     return test_failures || !test_expectations ? 1 : 0;
 }
 
+/* main() of a test that takes no arguments: anything on its command line is a usage error
+ * (exit 2), so that a mistyped or misplaced flag (a --cpu meant for a kernel test) is not ignored.
+ * Returns EXIT_USAGE after the message, or 0. */
+static inline int test_no_arguments(int argc, char** argv) {
+    if (argc <= 1) return 0;
+    fprintf(stderr, "%s: unexpected argument '%s'\nusage: %s (takes no arguments)\n", argv[0],
+            argv[1], argv[0]);
+    return EXIT_USAGE;
+}
+
 /* main() of a kernel exercise's test (test_topic.cu): `--cpu` runs cpu() (what the CPU can prove),
  * `--gpu` runs gpu() (the kernel; it returns EXIT_SKIPPED without a GPU); anything else is a
  * usage error. Returns the exit code. */

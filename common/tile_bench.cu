@@ -154,9 +154,7 @@ tile_measurement tile_bench(const tile_variant* v, const course_device* dev, int
 }
 
 FILE* tile_bank_maps_open(const char* csv, char* path, size_t len) {
-    size_t n = strlen(csv);
-    int stem = (int)(n > 4 && !strcmp(csv + n - 4, ".csv") ? n - 4 : n);
-    snprintf(path, len, "%.*s_banks.csv", stem, csv);
+    if (course_side_path(csv, TILE_BANK_MAPS, path, len)) die("--csv %s: too long a path", csv);
     FILE* f = fopen(path, "w");
     if (!f) die("cannot write %s", path);
     fprintf(f, "# bank maps: picture,row,col,bank; one block per picture, blocks separated by two\n"
@@ -320,7 +318,7 @@ int tile_main(const tile_chapter* ch, const tile_result* all, int n_all, int arg
     } else {
         if (lesson) ch->lesson(all, n_all);
         if (args.csv) {
-            char path[1024];
+            char path[COURSE_PATH_MAX];
             FILE* f = tile_bank_maps_open(args.csv, path, sizeof path);
             ch->bank_maps(f, all, n_all);
             csv_close(f, path);

@@ -59,9 +59,12 @@ tile_measurement tile_bench(const tile_variant* v, const course_device* dev, int
                             int timed_reps, unsigned long long* seed);
 
 /* Bank maps for plot.gp: tile_bank_maps_open opens the file beside a chapter's CSV
- * ("x.csv" -> "x_banks.csv", its name left in path) and writes the header; each
- * tile_write_bank_map adds one picture, the bank of every element of the tile. Close with
- * csv_close. */
+ * ("x.csv" -> "x_banks.csv", course_side_path with TILE_BANK_MAPS, its name left in path) and
+ * writes the header; each tile_write_bank_map adds one picture, the bank of every element of the
+ * tile. Close with csv_close. A tile chapter's course_cli lists TILE_BANK_MAPS among its
+ * side_files, so that the parser checks the file can be written. */
+#define TILE_BANK_MAPS "_banks"
+
 FILE* tile_bank_maps_open(const char* csv, char* path, size_t len);
 void tile_write_bank_map(FILE* f, const tile_variant* v, const char* picture);
 

@@ -1,15 +1,20 @@
 /* The shared command line: accepted forms, defaults, and every way of getting it wrong. */
+/* POSIX for fileno(), dup() and mkdir(): the course builds on Linux. */
+#define _POSIX_C_SOURCE 200809L
+
 #include "check.h"
 #include "cli.h"
 #include "test_util.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const course_cli CLI = {"test_cli", "A test.", "elements", 1000, 7, 5000, 0, 0, 0};
-static const course_cli SHAPED = {"test_cli", "A test.", "elements", 1000, 7, 5000, 2, 4096, 0};
+static const course_cli CLI = {"test_cli", "A test.", "elements", 1000, 7, 5000, 0, 0, 0, {NULL}};
+static const course_cli SHAPED = {"test_cli", "A test.", "elements", 1000, 7,
+                                  5000,       2,         4096,       0,    {NULL}};
 static const course_cli* cli = &CLI; /* the program under test */
 
 /* The arguments of `line`, split on spaces, after argv[0] "test_cli". */
@@ -21,6 +26,24 @@ static int parse(course_args* a, const char* line) {
     argv[argc++] = (char*)"test_cli";
     for (char* t = strtok(buf, " "); t && argc < 32; t = strtok(NULL, " ")) argv[argc++] = t;
     return course_parse_args(cli, argc, argv, a);
+}
+
+/* parse(), and the first line it printed on stderr into err: for what a message says. */
+static int parse_err(course_args* a, const char* line, char* err, size_t len) {
+    FILE* t = tmpfile();
+    const int saved = dup(2);
+    if (!t || saved < 0 || dup2(fileno(t), 2) < 0) {
+        printf("cannot capture stderr\n");
+        exit(1);
+    }
+    const int rc = parse(a, line);
+    dup2(saved, 2);
+    close(saved);
+    rewind(t);
+    if (!fgets(err, (int)len, t)) err[0] = '\0';
+    err[strcspn(err, "\n")] = '\0';
+    fclose(t);
+    return rc;
 }
 
 /* A whole argv, NULL-terminated: for arguments that hold spaces or tabs. */
@@ -92,6 +115,71 @@ static void test_csv_path(void) {
     remove(path);
 }
 
+/* A negative number is a bad number, not a forgotten value: the message says what the flag takes.
+ * A value that looks like a flag still is a forgotten one. */
+static void test_negative(void) {
+    static const course_cli GEMM = {"test_cli", "A test.", "elements", 1000, 7,
+                                    5000,       3,         4096,       0,    {NULL}};
+    course_args a;
+    char err[512];
+    static const char* const bad[][2] = {
+        {"--size -3", "--size needs a whole number from 1 to 5000"},
+        {"--reps -1", "--reps needs a whole number from 1 to"},
+        {"--seed -5", "--seed needs a whole number from 0 to"},
+        {"--size -0", "--size needs a whole number"},
+        {"--shape -64x64x8", "--shape needs MxNxK"},
+        {"--size --check", "--size needs a value"},
+        {"--size -x", "--size needs a value"},
+        {"--csv -3", "--csv needs a value"},
+        {"--variant -1", "--variant needs a value"}};
+    cli = &GEMM;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
+        EXPECT(parse_err(&a, bad[i][0], err, sizeof err) == EXIT_USAGE && strstr(err, bad[i][1]),
+               "'%s' said '%s', want '%s'", bad[i][0], err, bad[i][1]);
+    cli = &CLI;
+}
+
+/* The side files beside --csv FILE: one derivation (course_side_path), each checked by the
+ * parser as FILE is, and named in the message. */
+static void test_side_files(void) {
+    static const course_cli SIDES = {"test_cli", "A test.", "elements", 1000, 7,
+                                     5000,       0,         0,          0,    {"_banks", "_hgemm"}};
+    course_args a;
+    char out[32], err[512];
+    static const char* const derived[][2] = {
+        {"x.csv", "x_banks.csv"},         {"x", "x_banks.csv"},
+        {"a/b.csv", "a/b_banks.csv"},     {"a.csv/b", "a.csv/b_banks.csv"},
+        {"x.csv.csv", "x.csv_banks.csv"}, {"x.CSV", "x.CSV_banks.csv"}};
+    for (size_t i = 0; i < sizeof derived / sizeof derived[0]; ++i)
+        EXPECT(!course_side_path(derived[i][0], "_banks", out, sizeof out) &&
+                   !strcmp(out, derived[i][1]),
+               "'%s' -> '%s', want '%s'", derived[i][0], out, derived[i][1]);
+    EXPECT(!course_side_path("abcdefghijklmnopqrstu.csv", "_banks", out, sizeof out),
+           "31 characters fit in 32");
+    EXPECT(course_side_path("abcdefghijklmnopqrstuv.csv", "_banks", out, sizeof out),
+           "32 characters do not fit in 32");
+
+    char dir[64], line[256], side[128];
+    snprintf(dir, sizeof dir, "/tmp/test_cli_sides_%ld", (long)getpid());
+    snprintf(side, sizeof side, "%s/x_hgemm.csv", dir);
+    EXPECT(!mkdir(dir, 0700), "cannot create %s", dir);
+    snprintf(line, sizeof line, "--bench --csv %s/x.csv", dir);
+    cli = &SIDES;
+    EXPECT(parse(&a, line) == -1, "'%s' refused with no side file in the way", line);
+    EXPECT(!mkdir(side, 0700), "cannot create %s", side); /* x_hgemm.csv taken by a directory */
+    EXPECT(parse_err(&a, line, err, sizeof err) == EXIT_USAGE && strstr(err, side) &&
+               strstr(err, "is a directory"),
+           "a blocked side file: '%s'", err);
+    cli = &CLI; /* a program without side files is not held to them */
+    EXPECT(parse(&a, line) == -1, "'%s' refused where no side file is written", line);
+    rmdir(side);
+    snprintf(line, sizeof line, "--bench --csv %s/none/x.csv", dir);
+    cli = &SIDES;
+    EXPECT(parse(&a, line) == EXIT_USAGE, "'%s' accepted", line);
+    cli = &CLI;
+    rmdir(dir);
+}
+
 /* --shape RxC: accepted where the program takes one, validated like --size. */
 static void test_shape(void) {
     course_args a;
@@ -121,12 +209,26 @@ static void test_shape(void) {
                          "--shape 99999999999999999999999x1"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
         EXPECT(parse(&a, bad[i]) == EXIT_USAGE, "'%s' accepted", bad[i]);
+    /* MxNxK: a GEMM's K may be 0 (C = beta C), M and N not. */
+    static const course_cli GEMM = {"test_cli", "A test.", "elements", 1000, 7,
+                                    5000,       3,         4096,       0,    {NULL}};
+    cli = &GEMM;
+    EXPECT(parse(&a, "--check --shape 64x33x0") == -1 && a.shape[0] == 64 && a.shape[1] == 33 &&
+               a.shape[2] == 0,
+           "--shape 64x33x0");
+    EXPECT(parse(&a, "--shape 1x1x1") == -1 && a.shape[2] == 1, "--shape 1x1x1");
+    const char* bad_gemm[] = {"--shape 0x64x64",   "--shape 64x0x64", "--shape 0x0x0",
+                              "--shape 64x64",     "--shape 64x64x",  "--shape 64x64x4097",
+                              "--shape 64x64x00x", "--shape 64x64x-1"};
+    for (size_t i = 0; i < sizeof bad_gemm / sizeof bad_gemm[0]; ++i)
+        EXPECT(parse(&a, bad_gemm[i]) == EXIT_USAGE, "'%s' accepted", bad_gemm[i]);
     cli = &CLI;
 }
 
 /* --size 0: valid only where the program says so (07: the sum of nothing). */
 static void test_size_zero(void) {
-    static const course_cli ZERO_OK = {"test_cli", "A test.", "elements", 1000, 7, 5000, 0, 0, 1};
+    static const course_cli ZERO_OK = {"test_cli", "A test.", "elements", 1000, 7,
+                                       5000,       0,         0,          1,    {NULL}};
     course_args a;
     EXPECT(parse(&a, "--check --size 0") == EXIT_USAGE, "--size 0 where it is not valid");
     cli = &ZERO_OK;
@@ -136,7 +238,8 @@ static void test_size_zero(void) {
     cli = &CLI;
 }
 
-int main(void) {
+int main(int argc, char** argv) {
+    if (test_no_arguments(argc, argv)) return EXIT_USAGE;
     course_args a;
     test_parse_unsigned();
     EXPECT(parse(&a, "") == -1 && a.size == 1000 && a.reps == 7 && !a.check && !a.csv &&
@@ -201,5 +304,7 @@ int main(void) {
     test_size_zero();
     test_command_line();
     test_csv_path();
+    test_side_files();
+    test_negative();
     return test_finish("test_cli");
 }

@@ -83,7 +83,8 @@ static void check_case(const layout_case* t) {
         }
 }
 
-int main(void) {
+int main(int argc, char** argv) {
+    if (test_no_arguments(argc, argv)) return EXIT_USAGE;
     /* Chapter 02: 32x32 tiles padded by p elements, at 4, 8 and 16 bytes. */
     static const unsigned pads[] = {0, 1, 2, 3, 4, 8, 16};
     static const int column[3][7] = {{32, 1, 2, 1, 4, 8, 16},    /* 4 B */
