@@ -3,12 +3,41 @@
 set(COURSE_SCRIPTS ${CMAKE_SOURCE_DIR}/scripts)
 set(COURSE_CHAPTERS "" CACHE INTERNAL "chapter programs")
 
+# Optional tools, found once at configure time. Without one, the tests that need it are
+# registered as skips that say what to install (scripts/skip.sh), so that the test workflow passes
+# without them. A tool installed later is found by the next configure (a NOTFOUND result is
+# searched again).
+find_program(COURSE_PYTHON3 NAMES python3 DOC "python3, for the ncu and calibration tests")
+string(CONCAT COURSE_PYTHON3_MISSING "python3 not found: install it (sudo apt-get install python3,"
+              " brew install python3), then reconfigure")
+if(NOT COURSE_PYTHON3)
+  message(STATUS "python3 not found: the ncu and calibration tests that need it will report skipped")
+endif()
+
 # course_test(NAME <name> LABELS <labels> COMMAND <cmd...>)
 # Exit code 77 means skipped (no GPU, no tool): CTest reports it as skipped, never as passed.
 function(course_test)
   cmake_parse_arguments(T "" "NAME" "LABELS;COMMAND" ${ARGN})
   add_test(NAME ${T_NAME} COMMAND ${T_COMMAND})
   set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}" SKIP_RETURN_CODE 77)
+endfunction()
+
+# course_skip_test(NAME <name> LABELS <labels> MESSAGE <what is missing, what to install>)
+# Registers <name> as a test that reports skipped with the message (a tool it needs is missing).
+function(course_skip_test)
+  cmake_parse_arguments(T "" "NAME" "LABELS;MESSAGE" ${ARGN})
+  course_test(NAME ${T_NAME} LABELS ${T_LABELS} COMMAND ${COURSE_SCRIPTS}/skip.sh ${T_MESSAGE})
+endfunction()
+
+# course_python_test(NAME <name> LABELS <labels> COMMAND <script.py> <args...>)
+# A test run by python3; a skip that says to install it where python3 was not found.
+function(course_python_test)
+  cmake_parse_arguments(T "" "NAME" "LABELS;COMMAND" ${ARGN})
+  if(COURSE_PYTHON3)
+    course_test(NAME ${T_NAME} LABELS ${T_LABELS} COMMAND ${COURSE_PYTHON3} ${T_COMMAND})
+  else()
+    course_skip_test(NAME ${T_NAME} LABELS ${T_LABELS} MESSAGE "${COURSE_PYTHON3_MISSING}")
+  endif()
 endfunction()
 
 # course_chapter(<NN_topic> PROGRAM <topic.cu> [sources...] TEST <test_topic.c|.cu> [sources...]
@@ -52,9 +81,9 @@ function(course_chapter chapter)
                         ${bin} ${C_SANITIZE_ARGS})
   endforeach()
   if(C_NCU_KERNELS)
-    course_test(NAME ${chapter}.ncu LABELS ncu
-                COMMAND python3 ${COURSE_SCRIPTS}/ncu_check.py --probe $<TARGET_FILE:course_gpu_probe>
-                        --kernels "${C_NCU_KERNELS}" -- ${bin} ${C_NCU_ARGS})
+    course_python_test(NAME ${chapter}.ncu LABELS ncu
+                       COMMAND ${COURSE_SCRIPTS}/ncu_check.py --probe $<TARGET_FILE:course_gpu_probe>
+                               --kernels "${C_NCU_KERNELS}" -- ${bin} ${C_NCU_ARGS})
   endif()
   course_test(NAME ${chapter}.plot LABELS plot
               COMMAND ${COURSE_SCRIPTS}/plot_check.sh ${dir}/plot.gp ${dir}/results/h200.csv
