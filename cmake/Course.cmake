@@ -3,6 +3,12 @@
 set(COURSE_SCRIPTS ${CMAKE_SOURCE_DIR}/scripts)
 set(COURSE_CHAPTERS "" CACHE INTERNAL "chapter programs")
 
+# Tests hold correctness and counters, never time; the timeout only stops a hung test. The H200
+# suite's slowest tests take a few minutes under compute-sanitizer or ncu (calibration.ncu 106 s):
+# those labels get 600 s, every other test 300 s.
+set(COURSE_TEST_TIMEOUT 300)
+set(COURSE_TOOL_TEST_TIMEOUT 600)
+
 # Optional tools, found once at configure time. Without one, the tests that need it are
 # registered as skips that say what to install (scripts/skip.sh), so that the test workflow passes
 # without them. A tool installed later is found by the next configure (a NOTFOUND result is
@@ -14,12 +20,19 @@ if(NOT COURSE_PYTHON3)
   message(STATUS "python3 not found: the ncu and calibration tests that need it will report skipped")
 endif()
 
-# course_test(NAME <name> LABELS <labels> COMMAND <cmd...>)
+# course_test(NAME <name> LABELS <labels> [TIMEOUT <seconds>] COMMAND <cmd...>)
 # Exit code 77 means skipped (no GPU, no tool): CTest reports it as skipped, never as passed.
 function(course_test)
-  cmake_parse_arguments(T "" "NAME" "LABELS;COMMAND" ${ARGN})
+  cmake_parse_arguments(T "" "NAME;TIMEOUT" "LABELS;COMMAND" ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT ${COURSE_TEST_TIMEOUT})
+    if("sanitize" IN_LIST T_LABELS OR "ncu" IN_LIST T_LABELS)
+      set(T_TIMEOUT ${COURSE_TOOL_TEST_TIMEOUT})
+    endif()
+  endif()
   add_test(NAME ${T_NAME} COMMAND ${T_COMMAND})
-  set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}" SKIP_RETURN_CODE 77)
+  set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}" SKIP_RETURN_CODE 77
+                                            TIMEOUT ${T_TIMEOUT})
 endfunction()
 
 # course_skip_test(NAME <name> LABELS <labels> MESSAGE <what is missing, what to install>)
