@@ -137,7 +137,7 @@ if named 08_cp_async; then
   done | tee "$out/logs/08_limits.txt"
 fi
 
-# Last, as it reconfigures build/ with the stubs: CI cannot run a GPU-graded exercise.
+# The stubs, in their own build folder (build-exercises/): CI cannot run a GPU-graded exercise.
 if [ $all -eq 1 ] || [ ${#chapters[@]} -gt 0 ]; then
   step "exercise stubs: each exercise test must fail on its stub, here on the GPU"
   scripts/exercise_stubs_fail.sh --gpu "${chapters[@]+"${chapters[@]}"}" 2>&1 |
