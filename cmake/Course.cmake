@@ -9,11 +9,13 @@ set(COURSE_CHAPTERS "" CACHE INTERNAL "chapter programs")
 set(COURSE_TEST_TIMEOUT 300)
 set(COURSE_TOOL_TEST_TIMEOUT 600)
 
-# Optional tools, found once at configure time. Without one, the tests that need it are
-# registered as skips that say what to install (scripts/skip.sh), so that the test workflow passes
-# without them. A tool installed later is found by the next configure (a NOTFOUND result is
-# searched again).
-find_program(COURSE_PYTHON3 NAMES python3 DOC "python3, for the ncu and calibration tests")
+# Optional tools, found once at configure time, on PATH (not in CMake's system folders: a
+# python3 the user's shell does not run is not there for them). Without one, the tests that need it
+# are registered as skips that say what to install (scripts/skip.sh), so that the test workflow
+# passes without them. A tool installed later is found by the next configure (a NOTFOUND result
+# is searched again).
+find_program(COURSE_PYTHON3 NAMES python3 NO_CMAKE_SYSTEM_PATH
+             DOC "python3, for the ncu and calibration tests")
 string(CONCAT COURSE_PYTHON3_MISSING "python3 not found: install it (sudo apt-get install python3,"
               " brew install python3), then reconfigure")
 if(NOT COURSE_PYTHON3)
