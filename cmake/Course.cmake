@@ -3,12 +3,56 @@
 set(COURSE_SCRIPTS ${CMAKE_SOURCE_DIR}/scripts)
 set(COURSE_CHAPTERS "" CACHE INTERNAL "chapter programs")
 
-# course_test(NAME <name> LABELS <labels> COMMAND <cmd...>)
+# Tests hold correctness and counters, never time; the timeout only stops a hung test. The H200
+# suite's slowest tests take a few minutes under compute-sanitizer or ncu (calibration.ncu 106 s):
+# those labels get 600 s, every other test 300 s.
+set(COURSE_TEST_TIMEOUT 300)
+set(COURSE_TOOL_TEST_TIMEOUT 600)
+
+# Optional tools, found once at configure time, on PATH (not in CMake's system folders: a
+# python3 the user's shell does not run is not there for them). Without one, the tests that need it
+# are registered as skips that say what to install (scripts/skip.sh), so that the test workflow
+# passes without them. A tool installed later is found by the next configure (a NOTFOUND result
+# is searched again).
+find_program(COURSE_PYTHON3 NAMES python3 NO_CMAKE_SYSTEM_PATH
+             DOC "python3, for the ncu and calibration tests")
+string(CONCAT COURSE_PYTHON3_MISSING "python3 not found: install it (sudo apt-get install python3,"
+              " brew install python3), then reconfigure")
+if(NOT COURSE_PYTHON3)
+  message(STATUS "python3 not found: the ncu and calibration tests that need it will report skipped")
+endif()
+
+# course_test(NAME <name> LABELS <labels> [TIMEOUT <seconds>] COMMAND <cmd...>)
 # Exit code 77 means skipped (no GPU, no tool): CTest reports it as skipped, never as passed.
 function(course_test)
-  cmake_parse_arguments(T "" "NAME" "LABELS;COMMAND" ${ARGN})
+  cmake_parse_arguments(T "" "NAME;TIMEOUT" "LABELS;COMMAND" ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT ${COURSE_TEST_TIMEOUT})
+    if("sanitize" IN_LIST T_LABELS OR "ncu" IN_LIST T_LABELS)
+      set(T_TIMEOUT ${COURSE_TOOL_TEST_TIMEOUT})
+    endif()
+  endif()
   add_test(NAME ${T_NAME} COMMAND ${T_COMMAND})
-  set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}" SKIP_RETURN_CODE 77)
+  set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}" SKIP_RETURN_CODE 77
+                                            TIMEOUT ${T_TIMEOUT})
+endfunction()
+
+# course_skip_test(NAME <name> LABELS <labels> MESSAGE <what is missing, what to install>)
+# Registers <name> as a test that reports skipped with the message (a tool it needs is missing).
+function(course_skip_test)
+  cmake_parse_arguments(T "" "NAME" "LABELS;MESSAGE" ${ARGN})
+  course_test(NAME ${T_NAME} LABELS ${T_LABELS} COMMAND ${COURSE_SCRIPTS}/skip.sh ${T_MESSAGE})
+endfunction()
+
+# course_python_test(NAME <name> LABELS <labels> COMMAND <script.py> <args...>)
+# A test run by python3; a skip that says to install it where python3 was not found.
+function(course_python_test)
+  cmake_parse_arguments(T "" "NAME" "LABELS;COMMAND" ${ARGN})
+  if(COURSE_PYTHON3)
+    course_test(NAME ${T_NAME} LABELS ${T_LABELS} COMMAND ${COURSE_PYTHON3} ${T_COMMAND})
+  else()
+    course_skip_test(NAME ${T_NAME} LABELS ${T_LABELS} MESSAGE "${COURSE_PYTHON3_MISSING}")
+  endif()
 endfunction()
 
 # course_chapter(<NN_topic> PROGRAM <topic.cu> [sources...] TEST <test_topic.c|.cu> [sources...]
@@ -66,9 +110,9 @@ function(course_chapter chapter)
                         ${bin} ${C_SANITIZE_ARGS})
   endforeach()
   if(C_NCU_KERNELS)
-    course_test(NAME ${chapter}.ncu LABELS ncu
-                COMMAND python3 ${COURSE_SCRIPTS}/ncu_check.py --probe $<TARGET_FILE:course_gpu_probe>
-                        --kernels "${C_NCU_KERNELS}" -- ${bin} ${C_NCU_ARGS})
+    course_python_test(NAME ${chapter}.ncu LABELS ncu
+                       COMMAND ${COURSE_SCRIPTS}/ncu_check.py --probe $<TARGET_FILE:course_gpu_probe>
+                               --kernels "${C_NCU_KERNELS}" -- ${bin} ${C_NCU_ARGS})
   endif()
   course_test(NAME ${chapter}.plot LABELS plot
               COMMAND ${COURSE_SCRIPTS}/plot_check.sh ${dir}/plot.gp ${dir}/results/h200.csv

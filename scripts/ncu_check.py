@@ -64,7 +64,8 @@ def main():
     ncu = shutil.which("ncu") or ("/usr/local/cuda/bin/ncu"
                                   if os.path.exists("/usr/local/cuda/bin/ncu") else None)
     if not ncu:
-        print("skipped: ncu not found")
+        print("skipped: ncu not found (Nsight Compute comes with the CUDA toolkit: install the "
+              "toolkit's nsight-compute component and put ncu on PATH)")
         return 77
     probe = subprocess.run([a.probe], capture_output=True, text=True)
     if probe.returncode == 77:

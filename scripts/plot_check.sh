@@ -2,7 +2,11 @@
 # plot_check.sh PLOT_GP CSV OUTDIR: gnuplot turns CSV into PNGs under OUTDIR; each must be a real
 # PNG of some size. Skips (77) without gnuplot.
 gp=$1 csv=$2 out=$3
-command -v gnuplot >/dev/null || { echo "skipped: gnuplot not found"; exit 77; }
+command -v gnuplot >/dev/null || {
+  echo "skipped: gnuplot not found (install it: sudo apt-get install gnuplot-nox, sudo dnf install" \
+    "gnuplot, brew install gnuplot)"
+  exit 77
+}
 # A chapter whose reference results are not measured yet has nothing to draw: skipped, not
 # passed (its issue stays open until a GPU run commits them).
 [ -f "$csv" ] || { echo "skipped: no committed results yet ($csv)"; exit 77; }

@@ -46,6 +46,10 @@ def family(op):
     """load, store, ldmatrix or stmatrix."""
     return op.split(".")[0]
 SKIP = 77
+NCU_MISSING = ("ncu not found (Nsight Compute comes with the CUDA toolkit: install the toolkit's "
+               "nsight-compute component and put ncu on PATH)")
+CUOBJDUMP_MISSING = ("cuobjdump not found (it comes with the CUDA toolkit: install the toolkit's "
+                     "cuobjdump component and put its bin/ on PATH)")
 
 
 def skip(why):
@@ -161,7 +165,7 @@ def read_table(path):
 
 def cmd_measure(a):
     patterns = read_patterns(a.patterns)
-    ncu = find_tool("ncu") or skip("ncu not found")
+    ncu = find_tool("ncu") or skip(NCU_MISSING)
     require_gpu(a.gpu_probe)
     results = measure(a.probe, patterns, ncu)
     name, driver, cc = gpu_description()
@@ -192,7 +196,7 @@ def table_compute_capability(path):
 
 def cmd_compare(a):
     table = read_table(a.table)
-    ncu = find_tool("ncu") or skip("ncu not found")
+    ncu = find_tool("ncu") or skip(NCU_MISSING)
     require_gpu(a.gpu_probe)
     want_cc, have_cc = table_compute_capability(a.table), gpu_description()[2]
     if want_cc != have_cc:
@@ -220,7 +224,7 @@ def sass_width(modifiers):
 
 
 def cmd_sass(a):
-    cuobjdump = find_tool("cuobjdump") or skip("cuobjdump not found")
+    cuobjdump = find_tool("cuobjdump") or skip(CUOBJDUMP_MISSING)
     sass = subprocess.run([cuobjdump, "--dump-sass", a.probe], capture_output=True, text=True,
                           check=True).stdout
     kernels = re.split(r"\n\s*Function : ", sass)[1:]
@@ -256,7 +260,7 @@ def cmd_sass(a):
 
 
 def cmd_stores(a):
-    ncu = find_tool("ncu") or skip("ncu not found")
+    ncu = find_tool("ncu") or skip(NCU_MISSING)
     require_gpu(a.gpu_probe)
     wf, inst = METRICS["store"]
     out, rows = profile(ncu, [a.probe], [wf, inst])
