@@ -53,7 +53,7 @@ int course_variant_runs(const course_gpu* gpu, const course_build* build, const 
     }
     if (build && build->ptx_arch < arch) {
         snprintf(why, len,
-                 "its code was compiled for compute_%d, which has no %s (compute_%d or newer): "
+                 "its code was compiled for compute_%d, without %s (compute_%d or newer): "
                  "rebuild with -DCMAKE_CUDA_ARCHITECTURES=%d",
                  build->ptx_arch, feature, arch, gpu->arch);
         return 0;
