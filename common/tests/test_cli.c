@@ -254,6 +254,15 @@ int main(int argc, char** argv) {
            "bench flags");
     EXPECT(parse(&a, "--list") == -1 && a.list, "--list");
     EXPECT(strstr(a.command_line, "test_cli --list") != NULL, "command line kept");
+    EXPECT(parse(&a, "--list") == -1 && !a.gpu, "no --gpu");
+    EXPECT(parse(&a, "--list --gpu a100") == -1 && !strcmp(a.gpu, "a100"), "--list --gpu a100");
+    char err[512];
+    EXPECT(parse_err(&a, "--list --gpu v100", err, sizeof err) == EXIT_USAGE &&
+               strstr(err, "no GPU 'v100'") && strstr(err, "t4"),
+           "--gpu of no GPU in the table names the table: %s", err);
+    EXPECT(parse_err(&a, "--check --gpu t4", err, sizeof err) == EXIT_USAGE &&
+               strstr(err, "--gpu goes with --list"),
+           "--gpu without --list: %s", err);
     EXPECT(parse(&a, "--size 5000 --reps 10000") == -1 && a.size == 5000, "limits are inclusive");
     EXPECT(parse(&a, "--seed 0") == -1 && a.seed_given && a.seed == 0, "--seed 0");
     EXPECT(parse(&a, "--check --seed 18446744073709551615") == -1 && a.seed == ~0ull,
