@@ -145,8 +145,8 @@ enum { N_VARIANTS = 12 };
 static int all_variants(variant* v) {
     int n = 0;
     const variant list[N_VARIANTS] = {
-        {"cub", 0, "cub::DeviceReduce::Sum (the toolkit's CUB): the baseline", launch_cub, NULL, NULL,
-         0, -1, 0, -1, -1},
+        {"cub", 0, "cub::DeviceReduce::Sum (the toolkit's CUB): the baseline", launch_cub, NULL,
+         NULL, 0, -1, 0, -1, -1},
         {"divergent", 1, "shared-memory tree, threads 0, 2s, 4s, ... work: divergent warps",
          launch_divergent, reduce_divergent, (const void*)reduce_divergent, RT, TREE_DIVERGENT, 0,
          0, 0},
