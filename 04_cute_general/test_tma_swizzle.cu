@@ -15,6 +15,7 @@
 #include "check.h"
 #include "device.h"
 #include "layout.h"
+#include "ptx/tma.cuh"
 #include "smem_access.cuh"
 #include "test_util.h"
 
@@ -33,27 +34,15 @@ __global__ void tma_load_tile(const __grid_constant__ CUtensorMap map, unsigned 
     const unsigned raw = smem_address(smem_raw);
     const unsigned tile = (raw + ALIGN - 1) / ALIGN * ALIGN, bar = smem_address(&barrier);
     if (threadIdx.x == 0) {
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar) : "memory");
-        /* make the initialised barrier visible to the copy engine (the async proxy) */
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        mbarrier_init(bar, 1);
+        fence_proxy_async_shared(); /* the initialised barrier, seen by the copy engine */
     }
     __syncthreads();
     if (threadIdx.x == 0) {
-        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
-                     : "memory");
-        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-                     " [%0], [%1, {%2, %3}], [%4];" ::"r"(tile),
-                     "l"(reinterpret_cast<unsigned long long>(&map)), "r"(0), "r"(0), "r"(bar)
-                     : "memory");
+        mbarrier_expect_bytes(bar, bytes);
+        tma_load_2d(tile, &map, 0, 0, bar);
     }
-    unsigned done = 0;
-    while (!done)
-        asm volatile("{\n .reg .pred p;\n"
-                     " mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n"
-                     " selp.u32 %0, 1, 0, p;\n}"
-                     : "=r"(done)
-                     : "r"(bar)
-                     : "memory");
+    mbarrier_wait(bar, 0);
     const unsigned short* t = (const unsigned short*)(smem_raw + (tile - raw));
     for (unsigned i = threadIdx.x; i < bytes / 2; i += blockDim.x) out[i] = t[i];
 #else

@@ -18,7 +18,7 @@
 #ifndef GEMM_ASYNC_KERNELS_CUH
 #define GEMM_ASYNC_KERNELS_CUH
 
-#include "async_copy.cuh"
+#include "ptx/cp_async.cuh"
 #include "gemm_async.h"
 #include "gemm_kernels.cuh"
 #include "pipeline.h"

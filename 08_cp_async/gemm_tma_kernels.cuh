@@ -16,7 +16,7 @@
 #define GEMM_TMA_KERNELS_CUH
 
 #include "gemm_async_kernels.cuh"
-#include "tma.cuh"
+#include "ptx/tma.cuh"
 
 enum { TMA_BK = 32 };
 
@@ -48,7 +48,7 @@ __global__ void __launch_bounds__(NT)
     if (tid == 0) {
         for (int s = 0; s < STAGES; ++s) mbarrier_init(smem_address(&full[s]), 1);
         /* make the initialised barriers visible to the copy engine (the async proxy) */
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        fence_proxy_async_shared();
     }
     __syncthreads();
 
@@ -59,7 +59,7 @@ __global__ void __launch_bounds__(NT)
         const int s = t % STAGES;
         const unsigned bar = smem_address(&full[s]), a = base + s * STAGE_BYTES,
                        b = a + A_FLOATS * 4;
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        fence_proxy_async_shared();
         mbarrier_expect_bytes(bar, STAGE_BYTES);
         tma_load_2d(a, &map_a, t * BK, bm, bar);
         tma_load_2d(b, &map_b, bn, t * BK, bar);

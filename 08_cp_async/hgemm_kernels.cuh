@@ -25,7 +25,8 @@
 #ifndef HGEMM_KERNELS_CUH
 #define HGEMM_KERNELS_CUH
 
-#include "async_copy.cuh"
+#include "ptx/cp_async.cuh"
+#include "ptx/matrix.cuh"
 #include "layout.h"
 
 #include <cuda_fp16.h>
@@ -71,33 +72,6 @@ constexpr __host__ __device__ int hgemm_smem_bytes() {
     return STAGES * hg_stage<BM, BN, BK, LAYOUT>::HALVES * 2;
 }
 
-static __device__ __forceinline__ void ldmatrix_x4(unsigned (&r)[4], const __half* p) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(smem_address(p)));
-}
-
-static __device__ __forceinline__ void ldmatrix_x4_trans(unsigned (&r)[4], const __half* p) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(smem_address(p)));
-}
-
-/* d += a (16 x 16) * b (16 x 8): registers as mma_fragments.h lays them out. The m16n8k16 shape
- * is sm_80's: compiled for an older target it is a trap (the variants' needs say 8.0). */
-static __device__ __forceinline__ void mma_16816(float (&d)[4], const unsigned (&a)[4], unsigned b0,
-                                                 unsigned b1) {
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
-    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
-        "{%8, %9}, {%0, %1, %2, %3};"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-#else
-    (void)d, (void)a, (void)b0, (void)b1;
-    __trap();
-#endif
-}
-
 /* The lane's ldmatrix offsets in its warp's tiles (the warp at rows wm, columns wn): A rows
  * wm + lane % 16 at k 16 ks + 8 (lane / 16), for each of the slice's KS steps; B rows k lane % 16
  * at n wn + 16 j + 8 (lane / 16), for each pair j of n8 tiles. Every layout keeps a whole 16-row
@@ -120,9 +94,9 @@ static __device__ __forceinline__ void hg_fragments(unsigned (&af)[4][4], unsign
                                                     const __half* a, const __half* b,
                                                     const int (&b_off)[4]) {
 #pragma unroll
-    for (int i = 0; i < 4; ++i) ldmatrix_x4(af[i], a + i * A_ROWS16);
+    for (int i = 0; i < 4; ++i) ldmatrix<4, false>(af[i], smem_address(a + i * A_ROWS16));
 #pragma unroll
-    for (int j = 0; j < 4; ++j) ldmatrix_x4_trans(bf[j], b + b_off[j]);
+    for (int j = 0; j < 4; ++j) ldmatrix<4, true>(bf[j], smem_address(b + b_off[j]));
 }
 
 /* One k16 step of the warp's 64 x 64 tile: 4 x 8 mma, each A fragment used by 8 in a row. */
@@ -132,7 +106,7 @@ hg_mma_step(float (&acc)[4][8][4], const unsigned (&af)[4][4], const unsigned (&
     for (int i = 0; i < 4; ++i)
 #pragma unroll
         for (int j = 0; j < 8; ++j)
-            mma_16816(acc[i][j], af[i], bf[j / 2][2 * (j % 2)], bf[j / 2][2 * (j % 2) + 1]);
+            mma_m16n8k16(acc[i][j], af[i], bf[j / 2][2 * (j % 2)], bf[j / 2][2 * (j % 2) + 1]);
 }
 
 /* C = alpha acc + beta C for the warp's 64 x 64 tile at (row0, col0), inside M x N. D's floats
@@ -327,7 +301,7 @@ __global__ void __launch_bounds__(256) mma_ceiling(int iters, float* out) {
     float d[8][4] = {};
     for (int it = 0; it < iters; ++it)
 #pragma unroll
-        for (int k = 0; k < 8; ++k) mma_16816(d[k], a, b0, b1);
+        for (int k = 0; k < 8; ++k) mma_m16n8k16(d[k], a, b0, b1);
     float s = 0.0f;
 #pragma unroll
     for (int k = 0; k < 8; ++k) s += d[k][0] + d[k][1] + d[k][2] + d[k][3];

@@ -27,7 +27,7 @@
 #define HGEMM_TMA_KERNELS_CUH
 
 #include "hgemm_kernels.cuh"
-#include "tma.cuh"
+#include "ptx/tma.cuh"
 
 /* C's staging (PERSISTENT): a warp's 64 x 64 floats leave in chunks of 16 rows, each two TMA
  * boxes of 16 x 32 floats (128-byte rows, the 128B swizzle); two buffers a warp, so a chunk is
@@ -96,7 +96,7 @@ static __device__ __forceinline__ void hg_store_tma(const CUtensorMap* map_c, fl
                 *reinterpret_cast<float2*>(buf + hg_c_slot(g + 8 * h, hg_c_column(j, lane), 1)) =
                     make_float2(alpha * x, alpha * y);
             }
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        fence_proxy_async_shared();
         __syncwarp();
         if (lane == 0) {
 #pragma unroll
@@ -141,7 +141,7 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
     if (tid == 0) {
         for (int s = 0; s < STAGES; ++s) mbarrier_init(smem_address(&full[s]), 1);
         /* make the initialised barriers visible to the copy engine (the async proxy) */
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        fence_proxy_async_shared();
     }
     __syncthreads();
 
@@ -154,7 +154,7 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
     auto issue = [&](int s) {
         const unsigned bar = smem_address(&full[s]), a = base + s * STAGE_BYTES,
                        b = a + TA::HALVES * 2;
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        fence_proxy_async_shared();
         mbarrier_expect_bytes(bar, STAGE_BYTES);
         tma_load_2d(a, &map_a, next_t * BK, next_bm, bar);
 #pragma unroll

@@ -10,7 +10,7 @@
 #ifndef STENCIL_KERNELS_CUH
 #define STENCIL_KERNELS_CUH
 
-#include "async_copy.cuh"
+#include "ptx/cp_async.cuh"
 
 enum { R = 8, TILE = 1024, SPAN = TILE + 2 * R, STENCIL_NT = 256 };
 

@@ -12,6 +12,7 @@
 #include "device.h"
 #include "layout.h"
 #include "mma_fragments.h"
+#include "ptx/matrix.cuh"
 #include "rng.h"
 #include "smem_access.cuh"
 #include "smem_model.h"
@@ -163,19 +164,11 @@ __global__ void mma_probe(const __half* A, const __half* B, float* D) {
     const unsigned a_row = smem_address(as) + layout_swizzle(2u * (unsigned)(r * 16 + c), 1, 4, 3),
                    b_row = smem_address(bs) + layout_swizzle(2u * (unsigned)(r * 16 + c), 1, 4, 3);
     unsigned a[4], b[4];
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
-                 : "r"(a_row));
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(b[0]), "=r"(b[1]), "=r"(b[2]), "=r"(b[3])
-                 : "r"(b_row));
+    ldmatrix<4, false>(a, a_row);
+    ldmatrix<4, true>(b, b_row);
     for (int tile = 0; tile < 2; ++tile) {
         float d[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, "
-                     "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
-                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[2 * tile]),
-                       "r"(b[2 * tile + 1]));
+        mma_m16n8k16(d, a, b[2 * tile], b[2 * tile + 1]);
         for (int i = 0; i < 4; ++i) {
             int row, col;
             mma_d_element(lane, i, &row, &col);

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "cli.h"
 #include "device.h"
+#include "ptx/matrix.cuh"
 #include "smem_access.cuh"
 #include "smem_model.h"
 
@@ -29,65 +30,21 @@ template <int N, int T>
 __global__ void probe_ldmatrix(const unsigned* offset, unsigned* sink) {
     __shared__ __align__(16) unsigned char smem[PROBE_SMEM_BYTES];
     const unsigned lane = threadIdx.x, at = smem_address(smem) + offset[lane];
-    unsigned r0 = 0, r1 = 0, r2 = 0, r3 = 0;
-    if (N == 1 && !T)
-        asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(r0) : "r"(at));
-    if (N == 1 && T)
-        asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];"
-                     : "=r"(r0)
-                     : "r"(at));
-    if (N == 2 && !T)
-        asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"
-                     : "=r"(r0), "=r"(r1)
-                     : "r"(at));
-    if (N == 2 && T)
-        asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];"
-                     : "=r"(r0), "=r"(r1)
-                     : "r"(at));
-    if (N == 4 && !T)
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
-                     : "r"(at));
-    if (N == 4 && T)
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
-                     : "r"(at));
-    sink[lane] = r0 + r1 + r2 + r3;
+    unsigned r[N] = {};
+    ldmatrix<N, T != 0>(r, at);
+    unsigned sum = 0;
+    for (int i = 0; i < N; ++i) sum += r[i];
+    sink[lane] = sum;
 }
 
 /* One stmatrix (sm_90), the same shapes. */
 template <int N, int T>
 __global__ void probe_stmatrix(const unsigned* offset) {
-#if __CUDA_ARCH__ >= 900
     __shared__ __align__(16) unsigned char smem[PROBE_SMEM_BYTES];
-    const unsigned lane = threadIdx.x, at = smem_address(smem) + offset[lane], v = lane;
-    if (N == 1 && !T)
-        asm volatile("stmatrix.sync.aligned.m8n8.x1.shared.b16 [%0], {%1};" ::"r"(at), "r"(v)
-                     : "memory");
-    if (N == 1 && T)
-        asm volatile("stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%0], {%1};" ::"r"(at), "r"(v)
-                     : "memory");
-    if (N == 2 && !T)
-        asm volatile("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1, %2};" ::"r"(at), "r"(v),
-                     "r"(v)
-                     : "memory");
-    if (N == 2 && T)
-        asm volatile("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%0], {%1, %2};" ::"r"(at),
-                     "r"(v), "r"(v)
-                     : "memory");
-    if (N == 4 && !T)
-        asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(at),
-                     "r"(v), "r"(v), "r"(v), "r"(v)
-                     : "memory");
-    if (N == 4 && T)
-        asm volatile(
-            "stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(at),
-            "r"(v), "r"(v), "r"(v), "r"(v)
-            : "memory");
-#else
-    (void)offset;
-    __trap();
-#endif
+    const unsigned lane = threadIdx.x, at = smem_address(smem) + offset[lane];
+    unsigned v[N];
+    for (int i = 0; i < N; ++i) v[i] = lane;
+    stmatrix<N, T != 0>(at, v);
 }
 
 template <int W>

@@ -1,5 +1,6 @@
-/* Chapter 08: cp.async in PTX (sm_80+), one line each, so that the lesson can show what the
- * instructions are (CUDA's <cuda_pipeline.h> wraps the same ones).
+/* cp.async in PTX (sm_80+), one line each, so that the lessons can show what the instructions
+ * are (CUDA's <cuda_pipeline.h> wraps the same ones): chapter 08's stencil, SGEMM and tensor-core
+ * GEMM use these, and only these.
  *
  *   cp.async.cg.shared.global [dst], [src], 16, n   16 bytes global -> shared, bypassing L1 (.cg,
  *                                                   "cache global"); only the first n bytes are
@@ -16,8 +17,8 @@
  * Compiled for a target older than sm_80 (a T4's sm_75, or PTX for 75-virtual), each is a trap:
  * the kernels still build there, and no program launches one, since each variant's needs say
  * 8.0 (common/needs.h) and are checked against the kernel's own ptxVersion. */
-#ifndef ASYNC_COPY_CUH
-#define ASYNC_COPY_CUH
+#ifndef COURSE_PTX_CP_ASYNC_CUH
+#define COURSE_PTX_CP_ASYNC_CUH
 
 #include "smem_access.cuh"
 

@@ -1,5 +1,5 @@
-/* Chapter 08: the TMA's device side (sm_90), one line of PTX each, for the SGEMM's gemm_tma and
- * the tensor-core GEMM's hgemm_tma.
+/* The TMA's device side (sm_90), one line of PTX each: chapter 04's TMA swizzle test, chapter
+ * 08's gemm_tma and hgemm_tma use these, and only these.
  *
  *   mbarrier.init                     a barrier in shared memory that expects `arrivals` arrivals
  *   mbarrier.arrive.expect_tx         one arrival, and the bytes that copies will count in
@@ -12,15 +12,23 @@
  *   cp.async.bulk.commit_group        closes this thread's group of stores issued so far
  *   cp.async.bulk.wait_group.read N   waits until all but the newest N groups have read their
  *                                     shared memory (which may then be written again)
+ *   fence.proxy.async.shared::cta     orders this thread's generic-proxy accesses to shared memory
+ *                                     (an mbarrier's init, a staged tile's stores) before the copy
+ *                                     engine's (the async proxy) that follow
  *
  * A swizzled box's pattern is of the shared address bits: its shared memory (a load's destination,
  * a store's source) 1 KiB aligned. */
-#ifndef TMA_CUH
-#define TMA_CUH
+#ifndef COURSE_PTX_TMA_CUH
+#define COURSE_PTX_TMA_CUH
 
 #include <cuda.h>
 
 enum { TMA_ALIGN = 1024 };
+
+/* What this thread wrote to shared memory, ordered before what the copy engine does next. */
+static __device__ __forceinline__ void fence_proxy_async_shared(void) {
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
 
 /* Spin until the phase of that parity has completed. */
 static __device__ __forceinline__ void mbarrier_wait(unsigned bar, unsigned parity) {
