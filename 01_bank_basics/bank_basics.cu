@@ -457,8 +457,11 @@ int main(int argc, char** argv) {
             printf("%-8s  %2d-byte loads, stride %2u: %2d wavefronts (ideal %d)\n", sel[i].name,
                    sel[i].width, sel[i].stride, model_wavefronts(sel[i].width, sel[i].stride),
                    model_wavefronts(sel[i].width, 1));
-        if (course_target_of_table(args.gpu, &target))
-            course_judge(&target, sel, n_sel, describe_variant, runs);
+        if (course_target_of_table(args.gpu, &target)) {
+            /* every width and stride, or the chapter compares nothing */
+            const int n = course_judge(&target, sel, n_sel, describe_variant, runs);
+            course_chapter_verdict(&target, n == n_sel ? n : 0, NULL, 1);
+        }
         return EXIT_OK;
     }
     int lesson = !args.check && !args.bench;
@@ -469,10 +472,9 @@ int main(int argc, char** argv) {
     if (rc != EXIT_OK) return rc;
     course_device_print(&dev);
     course_target_of_device(&dev, &target);
-    if (course_judge(&target, sel, n_sel, describe_variant, runs) < n_sel) {
-        printf("skipped: a variant cannot run on this GPU (see above)\n");
-        return EXIT_SKIPPED;
-    }
+    const int n_runs = course_judge(&target, sel, n_sel, describe_variant, runs);
+    rc = course_chapter_verdict(&target, n_runs == n_sel ? n_runs : 0, NULL, 1);
+    if (rc != EXIT_OK) return rc;
 
     int max_threads_per_sm = 0;
     CUDA_CHECK(cudaDeviceGetAttribute(&max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor,

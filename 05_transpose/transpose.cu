@@ -596,6 +596,13 @@ static void describe_variant(const void* variants, int i, const char** name, con
     need->threads = v->threads;
 }
 
+/* The chapter's own kernels that run: all but cudaMemcpy. */
+static int own_kernels(const variant* v, int n, const int* runs) {
+    int own = 0;
+    for (int i = 0; i < n; ++i) own += runs[i] && v[i].kernel[0];
+    return own;
+}
+
 int main(int argc, char** argv) {
     course_args args;
     int rc = course_parse_args(&CLI, argc, argv, &args);
@@ -611,8 +618,10 @@ int main(int argc, char** argv) {
         for (int i = 0; i < nv; ++i)
             printf("%-16s tile %3dx%-3d %3d threads  %s\n", v[i].name, v[i].tile_rows,
                    v[i].tile_cols, v[i].threads, v[i].adds);
-        if (course_target_of_table(args.gpu, &target))
+        if (course_target_of_table(args.gpu, &target)) {
             course_judge(&target, v, nv, describe_variant, runs);
+            course_chapter_verdict(&target, own_kernels(v, nv, runs), NULL, 1);
+        }
         return EXIT_OK;
     }
     const int lesson = !args.check && !args.bench;
@@ -626,15 +635,13 @@ int main(int argc, char** argv) {
     course_device_print(&dev);
     course_target_of_device(&dev, &target);
     course_judge(&target, v, nv, describe_variant, runs);
+    const int own = own_kernels(v, nv, runs);
     nv = course_keep(v, sizeof v[0], nv, runs);
     n_sel = 0;
     for (int i = 0; i < nv; ++i)
         if (!args.variant || !strcmp(v[i].name, args.variant)) sel[n_sel++] = v[i];
-    if (!n_sel || nv < 2) {
-        printf("skipped: %s cannot run on this GPU (see above)\n",
-               args.variant ? args.variant : "no transpose kernel");
-        return EXIT_SKIPPED;
-    }
+    rc = course_chapter_verdict(&target, own, args.variant, n_sel > 0);
+    if (rc != EXIT_OK) return rc;
 
     if (args.check || lesson) {
         rc = run_check(sel, n_sel, &args);

@@ -258,7 +258,10 @@ int main(int argc, char** argv) {
         for (int i = 0; i < nv; ++i)
             printf("%d %-17s %s%s%s\n", v[i].number, v[i].name, v[i].adds,
                    info[i].geo.bm ? "; " : "", slot_name(&info[i]));
-        if (course_target_of_table(args.gpu, &target)) gemm_judge(&target, v, nv, runs);
+        if (course_target_of_table(args.gpu, &target)) {
+            gemm_judge(&target, v, nv, runs);
+            course_chapter_verdict(&target, gemm_own_kernels(v, nv, runs), NULL, 1);
+        }
         return EXIT_OK;
     }
     const int lesson = !args.check && !args.bench;
@@ -272,19 +275,14 @@ int main(int argc, char** argv) {
     course_device_print(&dev);
     course_target_of_device(&dev, &target);
     gemm_judge(&target, v, nv, runs);
+    const int own = gemm_own_kernels(v, nv, runs);
     course_keep(info, sizeof info[0], nv, runs);
     nv = course_keep(v, sizeof v[0], nv, runs);
     n_sel = 0;
-    int kernels = 0; /* of the course's: cuBLAS alone would teach nothing */
-    for (int i = 0; i < nv; ++i) {
+    for (int i = 0; i < nv; ++i)
         if (!args.variant || !strcmp(v[i].name, args.variant)) sel[n_sel++] = v[i];
-        kernels += v[i].kernel != NULL;
-    }
-    if (!n_sel || !kernels) {
-        printf("skipped: %s cannot run on this GPU (see above)\n",
-               args.variant ? args.variant : "no GEMM kernel");
-        return EXIT_SKIPPED;
-    }
+    rc = course_chapter_verdict(&target, own, args.variant, n_sel > 0);
+    if (rc != EXIT_OK) return rc;
     gemm_cublas_open();
     if (lesson || args.bench) gemm_print_resources(v, nv);
 

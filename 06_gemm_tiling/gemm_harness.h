@@ -72,6 +72,9 @@ void gemm_configure(const gemm_variant* v, int n);
  * --list --gpu, every one). Returns how many run. */
 int gemm_judge(const course_target* t, const gemm_variant* v, int n, int* runs);
 
+/* How many of the variants that run (runs[i]) are the course's own kernels, cuBLAS not counted. */
+int gemm_own_kernels(const gemm_variant* v, int n, const int* runs);
+
 /* Static and dynamic shared memory, registers, spills and blocks per SM of a kernel variant. */
 gemm_resources gemm_kernel_resources(const gemm_variant* v);
 void gemm_print_resources(const gemm_variant* v, int n);

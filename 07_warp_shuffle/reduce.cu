@@ -607,6 +607,13 @@ static void describe_variant(const void* variants, int i, const char** name, con
     need->threads = v->attr == (const void*)ONE_PASS ? (int)ONE_PASS_NT : (int)RT;
 }
 
+/* The chapter's own kernels that run: all but CUB. */
+static int own_kernels(const variant* v, int n, const int* runs) {
+    int own = 0;
+    for (int i = 0; i < n; ++i) own += runs[i] && v[i].attr;
+    return own;
+}
+
 int main(int argc, char** argv) {
     course_args args;
     int rc = course_parse_args(&CLI, argc, argv, &args);
@@ -621,8 +628,10 @@ int main(int argc, char** argv) {
     course_target target;
     if (args.list) {
         for (int i = 0; i < nv; ++i) printf("%2d %-14s %s\n", v[i].number, v[i].name, v[i].adds);
-        if (course_target_of_table(args.gpu, &target))
+        if (course_target_of_table(args.gpu, &target)) {
             course_judge(&target, v, nv, describe_variant, runs);
+            course_chapter_verdict(&target, own_kernels(v, nv, runs), NULL, 1);
+        }
         return EXIT_OK;
     }
     const int lesson = !args.check && !args.bench;
@@ -636,15 +645,13 @@ int main(int argc, char** argv) {
     course_device_print(&dev);
     course_target_of_device(&dev, &target);
     course_judge(&target, v, nv, describe_variant, runs);
+    const int own = own_kernels(v, nv, runs);
     nv = course_keep(v, sizeof v[0], nv, runs);
     n_sel = 0;
     for (int i = 0; i < nv; ++i) /* the counter-example only when named */
         if (args.variant ? !strcmp(v[i].name, args.variant) : v[i].number >= 0) sel[n_sel++] = v[i];
-    if (!n_sel || nv < 2) {
-        printf("skipped: %s cannot run on this GPU (see above)\n",
-               args.variant ? args.variant : "no reduction kernel");
-        return EXIT_SKIPPED;
-    }
+    rc = course_chapter_verdict(&target, own, args.variant, n_sel > 0);
+    if (rc != EXIT_OK) return rc;
 
     /* The workspace for the largest n any run here uses. */
     const size_t n_max =

@@ -287,6 +287,12 @@ static void print_model(const gemm_variant* v, const kernel_info* x, int n) {
  * 4 (m (BK + 1) + k), aligned only when m is a multiple of 4. The bank model refuses it before
  * any launch; on the GPU the copy faults. The fault leaves the context unusable, so the trap runs
  * only when named, with --check, and the program ends after it. */
+enum { TRAP_TILE = 128 };
+static constexpr int TRAP_SMEM = async_smem_bytes(ASYNC_A_PADDED, TRAP_TILE, TRAP_TILE, 8, 2);
+static void (*const trap_kernel)(int, int, int, float, const float*, const float*, float, float*,
+                                 int) =
+    gemm_async<TRAP_TILE, TRAP_TILE, 8, 256, 4, 8, 2, ASYNC_A_PADDED, 0>;
+
 static int run_trap(void) {
     gemm_smem_cost cost;
     const char* why = NULL;
@@ -295,16 +301,14 @@ static int run_trap(void) {
     printf("trap_padded: A's rows padded to 9 floats (36 bytes); the bank model refuses the "
            "copies: %s\n",
            why ? why : "it accepts them (a bug in the model)");
-    enum { S = 128 };
+    enum { S = TRAP_TILE };
     float *A, *B, *C;
     CUDA_CHECK(cudaMalloc(&A, S * 8 * sizeof(float)));
     CUDA_CHECK(cudaMalloc(&B, 8 * S * sizeof(float)));
     CUDA_CHECK(cudaMalloc(&C, S * S * sizeof(float)));
     CUDA_CHECK(cudaMemset(A, 0, S * 8 * sizeof(float)));
     CUDA_CHECK(cudaMemset(B, 0, 8 * S * sizeof(float)));
-    constexpr int bytes = async_smem_bytes(ASYNC_A_PADDED, S, S, 8, 2);
-    gemm_async<S, S, 8, 256, 4, 8, 2, ASYNC_A_PADDED, 0>
-        <<<1, 256, bytes>>>(S, S, 8, 1.0f, A, B, 0.0f, C, 1);
+    trap_kernel<<<1, 256, TRAP_SMEM>>>(S, S, 8, 1.0f, A, B, 0.0f, C, 1);
     const cudaError_t launch = cudaGetLastError(), run = cudaDeviceSynchronize();
     if (launch == cudaSuccess && run == cudaErrorMisalignedAddress) {
         printf("trap_padded: the GPU stopped the kernel: %s (%s). A 16-byte cp.async needs a "
@@ -582,11 +586,8 @@ static int judge(const course_target* t, const gemm_variant* g, const kernel_inf
         }
         count += gemm_runs[i] && g[i].arch;
     }
-    const course_needs trap = {80, "cp.async", async_smem_bytes(ASYNC_A_PADDED, 128, 128, 8, 2),
-                               256};
-    *trap_runs =
-        course_runs_on(t, (const void*)gemm_async<128, 128, 8, 256, 4, 8, 2, ASYNC_A_PADDED, 0>,
-                       &trap, why, sizeof why);
+    const course_needs trap = {80, "cp.async", TRAP_SMEM, 256};
+    *trap_runs = course_runs_on(t, (const void*)trap_kernel, &trap, why, sizeof why);
     course_print_verdict(t, "trap_padded", &trap, *trap_runs, why);
     return count + hgemm_judge(t);
 }
@@ -617,7 +618,8 @@ int main(int argc, char** argv) {
     if (args.list) {
         print_variants(g, ng, 0);
         if (course_target_of_table(args.gpu, &target))
-            judge(&target, g, info, ng, stencil_runs, gemm_runs, &trap_runs);
+            course_chapter_verdict(
+                &target, judge(&target, g, info, ng, stencil_runs, gemm_runs, &trap_runs), NULL, 1);
         return EXIT_OK;
     }
     const int lesson = !args.check && !args.bench;
@@ -642,11 +644,8 @@ int main(int argc, char** argv) {
         !args.variant || n_sel || (trap && trap_runs) || (hgemm_named && hgemm_runs(args.variant));
     for (int i = 0; i < N_STENCIL; ++i)
         named_runs |= stencil_named && stencil_runs[i] && !strcmp(STENCILS[i].name, args.variant);
-    if (!own || !named_runs) {
-        printf("skipped: %s cannot run on this GPU with this build (see above)\n",
-               args.variant ? args.variant : "none of the chapter's cp.async, TMA or mma kernels");
-        return EXIT_SKIPPED;
-    }
+    rc = course_chapter_verdict(&target, own, args.variant, named_runs);
+    if (rc != EXIT_OK) return rc;
     if (trap) return run_trap();
     const int hgemm_part = (!args.variant || hgemm_named) && hgemm_runs("mma_ceiling");
     gemm_cublas_open();

@@ -136,7 +136,6 @@ void course_target_of_device(const course_device* d, course_target* t) {
     t->gpu.smem_per_sm = d->smem_per_sm;
     t->gpu.max_threads_per_sm = d->max_threads_per_sm;
     t->gpu.max_threads_per_block = d->max_threads_per_block;
-    t->gpu.regs_per_block = d->regs_per_block;
     t->gpu.l2_bytes = d->l2_bytes;
 }
 
@@ -146,9 +145,9 @@ int course_target_of_table(const char* key, course_target* t) {
     t->gpu = *g;
     t->from_table = 1;
     printf("\nOn the %s (compute capability %d.%d, %d SMs, %zu bytes of shared memory a block, "
-           "%d threads an SM), with a build for it:\n",
+           "%d threads a block, %d an SM), with a build for it:\n",
            g->name, g->arch / 10, g->arch % 10, g->sm_count, g->smem_per_block_optin,
-           g->max_threads_per_sm);
+           g->max_threads_per_block, g->max_threads_per_sm);
     return 1;
 }
 
@@ -165,7 +164,6 @@ int course_runs_on(const course_target* t, const void* kernel, const course_need
         CUDA_CHECK(err);
         b.has_code = 1;
         b.ptx_arch = a.ptxVersion;
-        b.regs = a.numRegs;
         b.static_smem = a.sharedSizeBytes;
         b.max_threads = a.maxThreadsPerBlock;
     }
@@ -230,4 +228,18 @@ void* course_driver_function(const char* name) {
     CUDA_CHECK(cudaGetDriverEntryPoint(name, &fn, cudaEnableDefault, &found));
 #endif
     return found == cudaDriverEntryPointSuccess ? fn : NULL;
+}
+
+int course_chapter_verdict(const course_target* t, int own, const char* variant, int variant_runs) {
+    char why[256] = "";
+    if (!own)
+        snprintf(why, sizeof why, "none of the chapter's own kernels can run on the %s",
+                 t->gpu.name);
+    else if (variant && !variant_runs)
+        snprintf(why, sizeof why, "%s cannot run on the %s", variant, t->gpu.name);
+    if (t->from_table)
+        printf(*why ? "  chapter  skipped: %s\n" : "  chapter  runs\n", why);
+    else if (*why)
+        printf("skipped: %s (see above)\n", why);
+    return *why ? EXIT_SKIPPED : EXIT_OK;
 }

@@ -86,6 +86,13 @@ int course_judge(const course_target* t, const void* variants, int n, course_des
  * there are. For a chapter's variants and any array kept index for index with them. */
 int course_keep(void* records, size_t size, int n, const int* runs);
 
+/* The chapter's own verdict, after course_judge, the same rule in every chapter: it runs if `own`
+ * of its own kernels run (the library baselines, cudaMemcpy, cuBLAS, CUB, do not count) and, with
+ * --variant, if that one (variant_runs) does. Returns EXIT_OK, or EXIT_SKIPPED after a
+ * "skipped: ..." line; with --list --gpu it prints "  chapter  runs" or "  chapter  skipped: ...".
+ */
+int course_chapter_verdict(const course_target* t, int own, const char* variant, int variant_runs);
+
 /* The verdict's line, the same in every chapter: for --list --gpu "  runs     NAME  needs 8.0,
  * 98304 bytes, 256 threads" (the arch, dynamic shared memory and threads a block), with
  * ": why" after a skipped one; at run time nothing for a variant that runs, else

@@ -7,16 +7,16 @@
  * to and an SM holds, resident threads, L2. A board of the same chip with fewer SMs or less L2
  * decides alike: only the architecture, shared memory and threads decide whether a variant runs. */
 const course_gpu course_known_gpus[] = {
-    {"t4", "Tesla T4", 75, 40, 65536, 65536, 1024, 1024, 65536, 4u << 20},
-    {"a10", "NVIDIA A10", 86, 72, 101376, 102400, 1536, 1024, 65536, 6u << 20},
-    {"rtx3090", "NVIDIA GeForce RTX 3090", 86, 82, 101376, 102400, 1536, 1024, 65536, 6u << 20},
-    {"l4", "NVIDIA L4", 89, 58, 101376, 102400, 1536, 1024, 65536, 48u << 20},
-    {"rtx4090", "NVIDIA GeForce RTX 4090", 89, 128, 101376, 102400, 1536, 1024, 65536, 72u << 20},
-    {"a100", "NVIDIA A100-SXM4-40GB", 80, 108, 166912, 167936, 2048, 1024, 65536, 40u << 20},
-    {"h100", "NVIDIA H100 80GB HBM3", 90, 132, 232448, 233472, 2048, 1024, 65536, 50u << 20},
-    {"h200", "NVIDIA H200", 90, 132, 232448, 233472, 2048, 1024, 65536, 60u << 20},
-    {"b200", "NVIDIA B200", 100, 148, 232448, 233472, 2048, 1024, 65536, 126u << 20},
-    {"rtx5090", "NVIDIA GeForce RTX 5090", 120, 170, 101376, 102400, 1536, 1024, 65536, 96u << 20},
+    {"t4", "Tesla T4", 75, 40, 65536, 65536, 1024, 1024, 4u << 20},
+    {"a10", "NVIDIA A10", 86, 72, 101376, 102400, 1536, 1024, 6u << 20},
+    {"rtx3090", "NVIDIA GeForce RTX 3090", 86, 82, 101376, 102400, 1536, 1024, 6u << 20},
+    {"l4", "NVIDIA L4", 89, 58, 101376, 102400, 1536, 1024, 48u << 20},
+    {"rtx4090", "NVIDIA GeForce RTX 4090", 89, 128, 101376, 102400, 1536, 1024, 72u << 20},
+    {"a100", "NVIDIA A100-SXM4-40GB", 80, 108, 166912, 167936, 2048, 1024, 40u << 20},
+    {"h100", "NVIDIA H100 80GB HBM3", 90, 132, 232448, 233472, 2048, 1024, 50u << 20},
+    {"h200", "NVIDIA H200", 90, 132, 232448, 233472, 2048, 1024, 60u << 20},
+    {"b200", "NVIDIA B200", 100, 148, 232448, 233472, 2048, 1024, 126u << 20},
+    {"rtx5090", "NVIDIA GeForce RTX 5090", 120, 170, 101376, 102400, 1536, 1024, 96u << 20},
 };
 const int course_known_gpu_count = sizeof course_known_gpus / sizeof course_known_gpus[0];
 
@@ -60,12 +60,13 @@ int course_variant_runs(const course_gpu* gpu, const course_build* build, const 
     }
     if (need->threads > gpu->max_threads_per_block ||
         (build && need->threads > build->max_threads)) {
-        snprintf(
-            why, len, "a block of %d threads; the %s allows %d%s", need->threads, gpu->name,
-            build && build->max_threads < gpu->max_threads_per_block ? build->max_threads
-                                                                     : gpu->max_threads_per_block,
-            build && build->max_threads < gpu->max_threads_per_block ? " at this kernel's registers"
-                                                                     : "");
+        snprintf(why, len, "a block of %d threads; the %s allows %d%s", need->threads, gpu->name,
+                 build && build->max_threads < gpu->max_threads_per_block
+                     ? build->max_threads
+                     : gpu->max_threads_per_block,
+                 build && build->max_threads < gpu->max_threads_per_block
+                     ? " for this kernel (its registers or launch bounds)"
+                     : "");
         return 0;
     }
     if (smem > gpu->smem_per_block_optin) {

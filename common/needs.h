@@ -38,7 +38,6 @@ typedef struct {
     size_t smem_per_sm;          /* [sharedMemPerMultiprocessor] */
     int max_threads_per_sm;      /* [maxThreadsPerMultiProcessor] */
     int max_threads_per_block;   /* [maxThreadsPerBlock] */
-    int regs_per_block;          /* [regsPerBlock] */
     size_t l2_bytes;             /* [l2CacheSize] */
 } course_gpu;
 
@@ -46,7 +45,6 @@ typedef struct {
 typedef struct {
     int has_code;       /* 0: the binary has no code this GPU can load */
     int ptx_arch;       /* the virtual architecture the code was compiled for, x 10 */
-    int regs;           /* registers a thread */
     size_t static_smem; /* bytes */
     int max_threads;    /* the most threads a block of it may have (launch bounds, registers) */
 } course_build;

@@ -313,7 +313,8 @@ int tile_main(const tile_chapter* ch, const tile_result* all, int n_all, int arg
     else if (args.list) {
         tile_list(sel, n);
         course_target t;
-        if (course_target_of_table(args.gpu, &t)) tile_keep_runnable(&t, sel, n);
+        if (course_target_of_table(args.gpu, &t))
+            course_chapter_verdict(&t, tile_keep_runnable(&t, sel, n), NULL, 1);
         rc = EXIT_OK;
     } else {
         if (lesson) ch->lesson(all, n_all);
@@ -330,10 +331,8 @@ int tile_main(const tile_chapter* ch, const tile_result* all, int n_all, int arg
             course_device_print(&dev);
             course_target_of_device(&dev, &t);
             n = tile_keep_runnable(&t, sel, n);
-            if (!n) {
-                printf("skipped: no variant can run on this GPU (see above)\n");
-                rc = EXIT_SKIPPED;
-            }
+            rc = course_chapter_verdict(&t, n, args.variant,
+                                        !args.variant || tile_find(sel, n, args.variant) != NULL);
         }
         if (rc == EXIT_OK) {
             rc = tile_run(sel, n, &dev, args.check || lesson, !args.check, (int)args.size,
