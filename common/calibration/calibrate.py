@@ -113,6 +113,9 @@ def profile(ncu, command, metrics):
         run = subprocess.run([ncu, "--clock-control", "none", "--metrics", ",".join(metrics),
                               "--export", report, "--force-overwrite"] + command,
                              capture_output=True, text=True)
+        if run.returncode == SKIP:  # the program's own skip, with its reason (ncu passes it on)
+            why = [l for l in run.stdout.splitlines() if l.startswith("skipped: ")]
+            skip(why[0][len("skipped: "):] if why else f"{command[0]} skipped (exit {SKIP})")
         if run.returncode != 0:
             sys.stderr.write(run.stdout[-4000:] + run.stderr[-4000:])
             sys.exit(f"ncu failed with exit code {run.returncode}")
