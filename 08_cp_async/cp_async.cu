@@ -123,6 +123,12 @@ int tma_ready(void) {
     return tma_encode != NULL;
 }
 
+int tma_encoder_missing(const course_target* t, char* why, size_t len) {
+    if (t->from_table || tma_ready()) return 0;
+    snprintf(why, len, "the driver offers no cuTensorMapEncodeTiled (update it)");
+    return 1;
+}
+
 void tma_map(CUtensorMap* map, const void* X, CUtensorMapDataType type, int element_bytes, int rows,
              int cols, int box_cols, int box_rows, CUtensorMapSwizzle swizzle) {
     cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows},
@@ -579,10 +585,9 @@ static int judge(const course_target* t, const gemm_variant* g, const kernel_inf
     }
     gemm_judge(t, g, ng, gemm_runs);
     for (int i = 0; i < ng; ++i) {
-        if (gemm_runs[i] && info[i].sm90 && !t->from_table && !tma_ready()) {
+        if (gemm_runs[i] && info[i].sm90 && tma_encoder_missing(t, why, sizeof why)) {
             gemm_runs[i] = 0;
-            printf("%s skipped: the driver offers no cuTensorMapEncodeTiled (update it)\n",
-                   g[i].name);
+            printf("%s skipped: %s\n", g[i].name, why);
         }
         count += gemm_runs[i] && g[i].arch;
     }

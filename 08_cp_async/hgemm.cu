@@ -220,10 +220,8 @@ int hgemm_judge(const course_target* t) {
         }
         char why[256];
         hg_runs[i] = course_runs_on(t, kernel, &need, why, sizeof why);
-        if (hg_runs[i] && !ceiling && v[i].tma && !t->from_table && !tma_ready()) {
+        if (hg_runs[i] && !ceiling && v[i].tma && tma_encoder_missing(t, why, sizeof why))
             hg_runs[i] = 0;
-            snprintf(why, sizeof why, "the driver offers no cuTensorMapEncodeTiled (update it)");
-        }
         course_print_verdict(t, name, &need, hg_runs[i], why);
         count += hg_runs[i] && kernel;
     }

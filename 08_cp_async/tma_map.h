@@ -3,10 +3,17 @@
 #ifndef TMA_MAP_H
 #define TMA_MAP_H
 
+#include "device.h"
+
 #include <cuda.h>
+#include <stddef.h>
 
 /* 1 once the TMA is usable: an sm_90 GPU, the driver's encoder, and a build for sm_90. */
 int tma_ready(void);
+
+/* What a TMA variant needs beyond its course_needs, on a device: the driver's encoder. 1, with
+ * the reason in why, where it is missing; 0 where it is there, or t is a GPU of the table. */
+int tma_encoder_missing(const course_target* t, char* why, size_t len);
 
 /* A 2-D map of X (rows x cols of element_bytes each, row-major, rows 16-byte aligned) copied in
  * boxes of box_rows x box_cols, zeros past the edges; dies if the driver refuses it. */

@@ -173,7 +173,7 @@ int course_runs_on(const course_target* t, const void* kernel, const course_need
 void course_print_verdict(const course_target* t, const char* name, const course_needs* need,
                           int runs, const char* why) {
     if (t->from_table) {
-        const int arch = need->arch > COURSE_MIN_ARCH ? need->arch : COURSE_MIN_ARCH;
+        const int arch = course_needs_arch(need);
         printf("  %-8s %-20s needs %d.%d, %zu bytes, %d threads%s%s\n", runs ? "runs" : "skipped",
                name, arch / 10, arch % 10, need->dynamic_smem, need->threads, runs ? "" : ": ",
                runs ? "" : why);

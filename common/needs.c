@@ -34,9 +34,13 @@ void course_known_gpu_keys(char* buf, size_t len) {
                                  course_known_gpus[i].key);
 }
 
+int course_needs_arch(const course_needs* need) {
+    return need->arch > COURSE_MIN_ARCH ? need->arch : COURSE_MIN_ARCH;
+}
+
 int course_variant_runs(const course_gpu* gpu, const course_build* build, const course_needs* need,
                         char* why, size_t len) {
-    const int arch = need->arch > COURSE_MIN_ARCH ? need->arch : COURSE_MIN_ARCH;
+    const int arch = course_needs_arch(need);
     const char* feature = need->feature ? need->feature : "the course";
     const size_t smem = need->dynamic_smem + (build ? build->static_smem : 0);
     if (gpu->arch < arch) {

@@ -49,6 +49,9 @@ typedef struct {
     int max_threads;    /* the most threads a block of it may have (launch bounds, registers) */
 } course_build;
 
+/* The compute capability x 10 the needs come to: need->arch, and the course's minimum at least. */
+int course_needs_arch(const course_needs* need);
+
 /* 1 if a variant with these needs runs on gpu with this build of its kernel, else 0 with the
  * reason in why (one line: "needs compute capability 8.0 (cp.async); the T4 has 7.5"). build
  * NULL: a build for the GPU's own architecture, registers unknown (the table's GPUs). */
