@@ -3,22 +3,22 @@
  * One kernel, 160 variants: every lane of every warp reads shared memory at
  *     lane * stride * width + j * step bytes    (j = 0 .. UNROLL-1, over and over)
  * for width 1, 2, 4, 8 or 16 bytes and stride 1..32 elements, step = max(width, 4). The model
- * (common/smem_model) predicts the wavefronts each warp load needs; the benchmark measures how
- * long the loads take and how many bytes each multiprocessor delivers per clock. Adding j * step
- * moves every lane by the same whole number of banks, which leaves the conflict pattern
+ * (common/model/smem_model) predicts the wavefronts each warp load needs; the benchmark measures
+ * how long the loads take and how many bytes each multiprocessor delivers per clock. Adding j *
+ * step moves every lane by the same whole number of banks, which leaves the conflict pattern
  * unchanged: one prediction per variant.
  *
  * File layout: variants, CPU reference, kernel, launcher, check, benchmark, lesson, main. */
-#include "sm_limits.cuh"
 #include "bank_basics.h"
-#include "bench.h"
-#include "check.h"
-#include "cli.h"
-#include "csv.h"
-#include "device.h"
-#include "rng.h"
-#include "smem_access.cuh"
-#include "smem_model.h"
+#include "device/sm_limits.cuh"
+#include "device/smem_access.cuh"
+#include "host/bench.h"
+#include "host/check.h"
+#include "host/cli.h"
+#include "host/csv.h"
+#include "host/device.h"
+#include "host/rng.h"
+#include "model/smem_model.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -358,7 +358,8 @@ static double wavefront_bytes(int width) {
 static void print_model_tables(void) {
     printf("Shared memory: 32 banks x 4 bytes. Byte b is in bank (b / 4) %% 32; a wavefront\n"
            "serves each bank once, so one wavefront moves at most 128 bytes.\n\n");
-    printf("Warp loads lane * stride * width (model, common/smem_model), wavefronts (x ideal):\n");
+    printf("Warp loads lane * stride * width (model, common/model/smem_model), wavefronts (x "
+           "ideal):\n");
     printf("%6s |", "stride");
     for (int w = 0; w < N_WIDTHS; ++w) printf(" %8d B    |", WIDTHS[w]);
     printf("\n");

@@ -1,9 +1,10 @@
 /* Chapter 01 exercise test: exercise_bank_of and exercise_wavefronts_4byte against the course's
- * calibrated model (common/smem_model) on strides, broadcasts, partial masks and random warps. */
+ * calibrated model (common/model/smem_model) on strides, broadcasts, partial masks and random
+ * warps. */
 #include "bank_basics.h"
-#include "rng.h"
-#include "smem_model.h"
-#include "test_util.h"
+#include "host/rng.h"
+#include "host/test_util.h"
+#include "model/smem_model.h"
 
 static int wrong_banks, wrong_wavefronts;
 

@@ -1,7 +1,7 @@
 /* Chapter 02: padding.
  *
  * A 32 x 32 tile of 4-, 8- or 16-byte elements, written by rows and read by columns (the
- * in-shared-memory half of a transpose, common/tile_transpose.cuh), with each row padded by
+ * in-shared-memory half of a transpose, common/tile/tile_transpose.cuh), with each row padded by
  * 0, 1, 2, 3, 4, 8 or 16 elements. Without padding every lane of a column read lands in the same
  * bank; a row stride coprime with the number of lanes served together spreads them out. Then
  * 16-bit elements in 64-wide rows, where a pad of one element is not enough; a float tile stored
@@ -9,16 +9,16 @@
  * padding that breaks the 16-byte alignment of vector accesses.
  *
  * File layout: variants, lesson tables, occupancy, alignment trap, summary, main. */
-#include "bench.h"
-#include "check.h"
-#include "cli.h"
-#include "csv.h"
-#include "device.h"
-#include "layout.h"
 #include "padding.h"
-#include "smem_model.h"
-#include "tile_bench.h"
-#include "tile_transpose.cuh"
+#include "host/bench.h"
+#include "host/check.h"
+#include "host/cli.h"
+#include "host/csv.h"
+#include "host/device.h"
+#include "model/layout.h"
+#include "model/smem_model.h"
+#include "tile/tile_bench.h"
+#include "tile/tile_transpose.cuh"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,8 +2,8 @@
  * course's calibrated model, for row lengths 1..130 at 1, 2, 4, 8 and 16 bytes, plus bad input.
  * The answer depends on the width: "row_elems | 1" fails at 1 and 2 bytes. */
 #include "padding.h"
-#include "smem_model.h"
-#include "test_util.h"
+#include "host/test_util.h"
+#include "model/smem_model.h"
 
 /* Is every column read (lane i reads element (i, c), c < row_elems) as cheap as a contiguous
  * read of the same width? */

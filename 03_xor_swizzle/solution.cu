@@ -1,6 +1,6 @@
 /* Chapter 03 exercise: the reference answer. */
-#include "layout.h"
 #include "xor_swizzle.h"
+#include "model/layout.h"
 
 /* A pair is one 4-byte word, so the tile is a 32 x 32 tile of words and the XOR swizzle applies
  * to the pair index: row r keeps its 32 words, permuted by p ^ r. XORing the element index

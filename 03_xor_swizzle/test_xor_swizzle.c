@@ -2,9 +2,9 @@
  * tile, and every pair column and every row must read 32 different words (one per pair) in a
  * single wavefront in the calibrated model. A layout that puts every pair in one word fails
  * each of these, not only the bijection. */
-#include "smem_model.h"
-#include "test_util.h"
 #include "xor_swizzle.h"
+#include "host/test_util.h"
+#include "model/smem_model.h"
 
 #include <string.h>
 

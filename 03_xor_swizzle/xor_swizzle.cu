@@ -1,24 +1,24 @@
 /* Chapter 03: the XOR swizzle.
  *
  * The same 32 x 32 tile of 4-byte words as chapter 02, stored three ways through one index
- * function, layout_index(row, col, layout) (common/layout.h): PLAIN, PADDED (row stride 33) and
- * XOR (row * 32 + (col ^ row)). One kernel (common/tile_transpose.cuh) writes it by rows and
- * reads it by columns in each layout; the outputs must be identical. Then shapes beyond 32 x 32:
- * 64 x 32, 32 x 64, a 16-word-wide tile where the textbook col ^ row still conflicts (and its
+ * function, layout_index(row, col, layout) (common/model/layout.h): PLAIN, PADDED (row stride 33)
+ * and XOR (row * 32 + (col ^ row)). One kernel (common/tile/tile_transpose.cuh) writes it by rows
+ * and reads it by columns in each layout; the outputs must be identical. Then shapes beyond 32 x
+ * 32: 64 x 32, 32 x 64, a 16-word-wide tile where the textbook col ^ row still conflicts (and its
  * fix), 16-bit elements accessed in pairs, and a tile stored by float4 rows and read by float
  * columns, which padding cannot serve.
  *
  * File layout: variants, lesson tables, summary, main. */
-#include "check.h"
-#include "cli.h"
-#include "csv.h"
-#include "device.h"
-#include "layout.h"
-#include "rng.h"
-#include "smem_model.h"
-#include "tile_bench.h"
-#include "tile_transpose.cuh"
 #include "xor_swizzle.h"
+#include "host/check.h"
+#include "host/cli.h"
+#include "host/csv.h"
+#include "host/device.h"
+#include "host/rng.h"
+#include "model/layout.h"
+#include "model/smem_model.h"
+#include "tile/tile_bench.h"
+#include "tile/tile_transpose.cuh"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,22 +2,22 @@
  *
  * Chapter 03's col ^ row and its fix for 16-word rows are two points of one family: keep the low
  * M bits of an element offset, XOR the B bits that start at bit M + S into the B bits that start
- * at bit M (layout_swizzle in common/layout.h, proven equal to cute::Swizzle by
+ * at bit M (layout_swizzle in common/model/layout.h, proven equal to cute::Swizzle by
  * test_against_cute and to the Hopper TMA's swizzle modes by test_tma_swizzle). The lesson:
  * worked cases with the model's wavefronts, what a bad B, M or S costs; then on the GPU each
- * worked case's tile through the shared tile kernel (common/tile_transpose.cuh) three ways:
+ * worked case's tile through the shared tile kernel (common/tile/tile_transpose.cuh) three ways:
  * plain, padded by one access, and swizzled, with 4-, 8- and 16-byte accesses.
  *
  * File layout: tiles and variants, lesson tables, summary, main. */
-#include "check.h"
-#include "cli.h"
-#include "csv.h"
-#include "device.h"
-#include "layout.h"
-#include "smem_model.h"
-#include "swizzle_tile.h"
-#include "tile_bench.h"
-#include "tile_transpose.cuh"
+#include "host/check.h"
+#include "host/cli.h"
+#include "host/csv.h"
+#include "host/device.h"
+#include "model/layout.h"
+#include "model/smem_model.h"
+#include "model/swizzle_tile.h"
+#include "tile/tile_bench.h"
+#include "tile/tile_transpose.cuh"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* layout_swizzle (common/layout.h) against CuTe's own cute::Swizzle<B,M,S> (CUTLASS,
+/* layout_swizzle (common/model/layout.h) against CuTe's own cute::Swizzle<B,M,S> (CUTLASS,
  * include/cute/swizzle.hpp): equal on every offset of four periods, for every B in 0..5, M in
  * 0..4 and every S in -8..8 that CuTe accepts (|S| >= B). CUTLASS is a test dependency only:
  * nothing in the course builds against it. Host code; nvcc compiles CuTe's headers. */
@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <utility>
 
-#include "layout.h"
-#include "test_util.h"
+#include "host/test_util.h"
+#include "model/layout.h"
 
 static int checked, wrong;
 

@@ -4,9 +4,9 @@
  * model), not to one fixed answer; the same for exercise_ldmatrix_swizzle on int8, half and tf32
  * tiles of 16- to 1024-byte rows read by ldmatrix.x4; and bad input gives -1. */
 #include "cute_general.h"
-#include "layout.h"
-#include "swizzle_tile.h"
-#include "test_util.h"
+#include "host/test_util.h"
+#include "model/layout.h"
+#include "model/swizzle_tile.h"
 
 enum { ROWS = 64 };
 

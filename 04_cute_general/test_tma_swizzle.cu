@@ -1,6 +1,6 @@
 /* test_tma_swizzle: Hopper's tensor-memory accelerator (TMA) places a tile in shared memory in
  * its 32-, 64- and 128-byte swizzle modes exactly as Swizzle<1,4,3>, <2,4,3> and <3,4,3> on byte
- * offsets say (layout_swizzle in common/layout.h).
+ * offsets say (layout_swizzle in common/model/layout.h).
  *
  * For each mode: a 64-row tile of 16-bit elements whose rows are as wide as the mode's span
  * (16, 32 or 64 elements), every element a different number, loaded by one
@@ -12,12 +12,12 @@
  * 512 and 1024 bytes for the 32B, 64B and 128B modes; 1024 here for all three.
  * Exit codes: 0 every element where the formula says, 1 not, 77 skipped (a GPU older than
  * sm_90, or a build whose code for it has no TMA: its kernel's ptxVersion below 90). */
-#include "check.h"
-#include "device.h"
-#include "layout.h"
+#include "device/smem_access.cuh"
+#include "host/check.h"
+#include "host/device.h"
+#include "host/test_util.h"
+#include "model/layout.h"
 #include "ptx/tma.cuh"
-#include "smem_access.cuh"
-#include "test_util.h"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>

@@ -1,6 +1,6 @@
 /* Chapter 05: the reference answer to the exercise (see transpose.h and README.md). */
-#include "layout.h"
 #include "transpose.h"
+#include "model/layout.h"
 
 /* S's offset is row * 64 + col: 6 row bits above 6 column bits, the low 2 of which stay inside a
  * 16-byte unit (M = 2). A quarter-warp's float4 stores hit rows 4b + j, b = 0..7: their row bits

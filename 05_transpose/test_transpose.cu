@@ -5,12 +5,12 @@
  *   --gpu  kernel 7 (float, 64 x 64 tile, 256 threads) with exercise_slot for both the write
  *          and the read-back transposes odd shapes exactly, outputs poisoned first. Exit 77
  *          without a GPU. */
-#include "check.h"
-#include "device.h"
-#include "rng.h"
-#include "test_util.h"
 #include "transpose.h"
 #include "transpose_kernels.cuh"
+#include "host/check.h"
+#include "host/device.h"
+#include "host/rng.h"
+#include "host/test_util.h"
 
 #include <stdlib.h>
 

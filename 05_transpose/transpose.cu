@@ -6,15 +6,15 @@
  * tile shape and block size come from the sweep this program measures.
  *
  * File layout: variants, model and lesson tables, check, benchmark, summary, main. */
-#include "bench.h"
-#include "check.h"
-#include "cli.h"
-#include "csv.h"
-#include "device.h"
-#include "layout.h"
-#include "rng.h"
 #include "transpose.h"
 #include "transpose_kernels.cuh"
+#include "host/bench.h"
+#include "host/check.h"
+#include "host/cli.h"
+#include "host/csv.h"
+#include "host/device.h"
+#include "host/rng.h"
+#include "model/layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,11 +2,7 @@
 #ifndef TRANSPOSE_H
 #define TRANSPOSE_H
 
-#ifdef __CUDACC__
-#define TRANSPOSE_HD __host__ __device__
-#else
-#define TRANSPOSE_HD
-#endif
+#include "model/hd.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,7 +18,7 @@ extern "C" {
  *     column of units) and float4 loads (along a row) are conflict-free in the model.
  * The kernel uses it for both the write and the read-back; the test runs the kernel on odd
  * shapes on the GPU and checks the three properties on the CPU. */
-TRANSPOSE_HD unsigned exercise_slot(unsigned row, unsigned col);
+COURSE_HD unsigned exercise_slot(unsigned row, unsigned col);
 
 /* Kernel 7's tile: tile_rows x tile_cols input elements of elem_bytes (4 or 8) bytes, moved by
  * `threads` threads in V x V micro-blocks, V = 16 / elem_bytes elements. */

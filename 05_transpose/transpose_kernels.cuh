@@ -9,19 +9,18 @@
  *   3 transpose_naive_cols  the other way round: coalesced writes, strided reads
  *   4-6 transpose_tile<L>  a 32 x 32 tile through shared memory, so both global sides are
  *                         coalesced; the read-back walks a column of the tile: plain (32-way
- *                         conflict), padded (row stride 33) or XOR (col ^ row), common/layout.h
- *   7 transpose_vec       a TR x TC tile; each thread loads V x V micro-blocks with 16-byte loads
- *                         (V = 4 floats, 2 doubles), transposes them in registers, stores them
- *                         into the transposed tile with 16-byte stores, and writes whole rows
- *                         out with 16-byte stores; Swizzle<3, log2 V, log2 TR> keeps both
- *                         shared-memory sides conflict-free (chapter 04's procedure);
- *                         its blocks in write order: those in flight write along out's rows.
+ *                         conflict), padded (row stride 33) or XOR (col ^ row),
+ * common/model/layout.h 7 transpose_vec       a TR x TC tile; each thread loads V x V micro-blocks
+ * with 16-byte loads (V = 4 floats, 2 doubles), transposes them in registers, stores them into the
+ * transposed tile with 16-byte stores, and writes whole rows out with 16-byte stores; Swizzle<3,
+ * log2 V, log2 TR> keeps both shared-memory sides conflict-free (chapter 04's procedure); its
+ * blocks in write order: those in flight write along out's rows.
  *
  * Indices are 64-bit where they address the matrix (rows * cols reaches 2^32). */
 #ifndef TRANSPOSE_KERNELS_CUH
 #define TRANSPOSE_KERNELS_CUH
 
-#include "layout.h"
+#include "model/layout.h"
 
 #include <stddef.h>
 
@@ -30,10 +29,6 @@ template <typename T>
 struct alignas(16) pack16 {
     T e[16 / sizeof(T)];
 };
-
-constexpr __host__ __device__ int log2_of(int x) {
-    return x <= 1 ? 0 : 1 + log2_of(x / 2);
-}
 
 /* ---------------------------------------------------------------- kernels 2-6: 32 x 32 tiles */
 
@@ -104,7 +99,7 @@ struct vec_tile {
 template <typename T, int TR>
 struct vec_swizzle {
     __host__ __device__ unsigned operator()(unsigned row, unsigned col) const {
-        return layout_swizzle(row * TR + col, 3, log2_of(16 / sizeof(T)), log2_of(TR));
+        return layout_swizzle(row * TR + col, 3, course_log2(16 / sizeof(T)), course_log2(TR));
     }
 };
 

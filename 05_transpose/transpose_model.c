@@ -1,7 +1,7 @@
 /* The shared-memory side of chapter 05's tiled kernels, by the calibrated model: every warp
  * instruction of one tile, each lane's byte offset as the kernel computes it. */
-#include "smem_model.h"
 #include "transpose.h"
+#include "model/smem_model.h"
 
 /* Adds one instruction's wavefronts; -1 if it is malformed. */
 static int add(const smem_access* a, double* wf, double* ideal, unsigned* n) {

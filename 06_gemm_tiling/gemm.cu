@@ -5,15 +5,15 @@
  * thread per element to warp tiles with a double-buffered, swizzled shared-memory pipeline.
  *
  * File layout: variants (with cuBLAS), lesson tables (bank model), CSV, main; the check, the
- * benchmark and the summary are gemm_harness's (shared with chapter 08). */
-#include "check.h"
-#include "cli.h"
-#include "csv.h"
-#include "device.h"
+ * benchmark and the summary are common/gemm/harness.h's (shared with chapter 08). */
 #include "gemm.h"
-#include "gemm_harness.h"
 #include "gemm_kernels.cuh"
 #include "gemm_smem.cuh"
+#include "gemm/harness.h"
+#include "host/check.h"
+#include "host/cli.h"
+#include "host/csv.h"
+#include "host/device.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,12 +6,12 @@
  *   --gpu  kernel 3 itself, C = alpha * A * B + beta * C with alpha, beta not 0 or 1, and with
  *          beta = 0 over a C full of NaN (an element left unwritten stays NaN). Exit 77 without
  *          a GPU. */
-#include "check.h"
-#include "device.h"
 #include "gemm.h"
 #include "gemm_smem.cuh"
-#include "rng.h"
-#include "test_util.h"
+#include "host/check.h"
+#include "host/device.h"
+#include "host/rng.h"
+#include "host/test_util.h"
 
 #include <float.h>
 #include <math.h>

@@ -7,14 +7,14 @@
  * memory outside reductions.
  *
  * File layout: variants (with CUB), lesson tables, check, benchmark, summary, main. */
-#include "bench.h"
-#include "check.h"
-#include "cli.h"
-#include "csv.h"
-#include "device.h"
 #include "reduce.h"
 #include "reduce_kernels.cuh"
-#include "rng.h"
+#include "host/bench.h"
+#include "host/check.h"
+#include "host/cli.h"
+#include "host/csv.h"
+#include "host/device.h"
+#include "host/rng.h"
 
 #include <cub/device/device_reduce.cuh>
 #include <float.h>

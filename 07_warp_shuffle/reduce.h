@@ -2,11 +2,7 @@
 #ifndef REDUCE_H
 #define REDUCE_H
 
-#ifdef __CUDACC__
-#define REDUCE_HD __host__ __device__
-#else
-#define REDUCE_HD
-#endif
+#include "model/hd.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -18,12 +14,12 @@ extern "C" {
  * the CPU). */
 
 /* The sum of v over the 32 lanes of the calling warp, in lane 0 (other lanes: anything). */
-REDUCE_HD float exercise_warp_reduce_sum(float v);
+COURSE_HD float exercise_warp_reduce_sum(float v);
 
 /* The sum of v over the whole block, in thread 0 (others: anything). warp_sums: 32 floats of
  * shared memory, one per warp. Two calls in a row with the same warp_sums need a barrier between
  * them (warp 0 may still be reading the first call's sums). */
-REDUCE_HD float exercise_block_reduce_sum(float v, float* warp_sums);
+COURSE_HD float exercise_block_reduce_sum(float v, float* warp_sums);
 
 /* ---------------------------------------------------------------- the bank model */
 

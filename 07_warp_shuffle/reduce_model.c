@@ -3,7 +3,7 @@
  * replaces. The lane-to-address maps are the kernels' (reduce_kernels.cuh). */
 #include "reduce.h"
 
-#include "smem_model.h"
+#include "model/smem_model.h"
 
 #include <string.h>
 

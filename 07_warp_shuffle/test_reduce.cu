@@ -4,13 +4,13 @@
  *          barriers with the GPU's semantics;
  *   --gpu  the same sums in a kernel on the GPU, and kernel 6 (reduce_shuffle) on odd sizes, its
  *          output poisoned first. Exit 77 without a GPU. */
-#include "check.h"
-#include "device.h"
 #include "reduce.h"
 #include "reduce_kernels.cuh"
-#include "rng.h"
-#include "test_util.h"
 #include "warp_sim.h"
+#include "host/check.h"
+#include "host/device.h"
+#include "host/rng.h"
+#include "host/test_util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * generations so that they can be used again at once. Host code. */
 #include "warp_sim.h"
 
-#include "check.h"
+#include "host/check.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -11,18 +11,19 @@
  * TMA; against cuBLAS and mma.sync's ceiling.
  *
  * File layout: the GEMM variants, the stencil's check and benchmark, the CSVs, main. */
-#include "bench.h"
-#include "check.h"
-#include "cli.h"
-#include "csv.h"
-#include "device.h"
 #include "gemm_async_kernels.cuh"
-#include "gemm_harness.h"
 #include "gemm_tma_kernels.cuh"
 #include "hgemm.h"
-#include "tma_map.h"
-#include "rng.h"
 #include "stencil_kernels.cuh"
+#include "tma_map.h"
+#include "gemm/harness.h"
+#include "gemm/register_staged.cuh"
+#include "host/bench.h"
+#include "host/check.h"
+#include "host/cli.h"
+#include "host/csv.h"
+#include "host/device.h"
+#include "host/rng.h"
 
 #include <cudaTypedefs.h>
 #include <math.h>

@@ -4,7 +4,7 @@
 #ifndef GEMM_ASYNC_H
 #define GEMM_ASYNC_H
 
-#include "gemm.h"
+#include "gemm/smem_cost.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,7 +22,7 @@ typedef enum {
     ASYNC_A_PADDED = 2     /* the trap: rows of BK + 1 floats, so most 16-byte chunks misaligned */
 } async_a_layout;
 
-GEMM_CONST int async_a_slot(int a_layout, int bk, int m, int k) {
+COURSE_HD_INLINE int async_a_slot(int a_layout, int bk, int m, int k) {
     return a_layout == ASYNC_A_SWIZZLED ? (int)layout_swizzle((unsigned)(m * bk + k), 3, 2, 3)
            : a_layout == ASYNC_A_PADDED ? m * (bk + 1) + k
                                         : m * bk + k;
@@ -37,7 +37,7 @@ GEMM_CONST int async_a_slot(int a_layout, int bk, int m, int k) {
  * every 256 floats (1 KiB: bits 8 and up are neither read nor changed), so the part of r past
  * one period is added instead, an offset the load instruction carries. What is left costs one
  * XOR per distinct (r mod 256 / bk, k), not the whole formula per row and k on every slice. */
-GEMM_CONST int async_a_read_slot(int a_layout, int bk, int lane_slot, int r, int k) {
+COURSE_HD_INLINE int async_a_read_slot(int a_layout, int bk, int lane_slot, int r, int k) {
     return a_layout != ASYNC_A_SWIZZLED
                ? lane_slot + async_a_slot(a_layout, bk, r, k)
                : (lane_slot ^ async_a_slot(a_layout, bk, r % (256 / bk), k)) +
@@ -61,7 +61,8 @@ typedef struct {
     int row0, col0, step_m, step_n, row_step;
 } async_lane;
 
-GEMM_CONST async_lane async_lane_origin(int bn, int lanes_m, int tn, int interleave, int tid) {
+COURSE_HD_INLINE async_lane async_lane_origin(int bn, int lanes_m, int tn, int interleave,
+                                              int tid) {
     const int lanes_n = 32 / lanes_m, wm = lanes_m * MICRO, wn = lanes_n * tn;
     const int warp = tid / 32, lane = tid % 32, warps_n = bn / wn, g = lane / lanes_n;
     async_lane o = {0, 0, 0, 0, 0};
@@ -73,11 +74,11 @@ GEMM_CONST async_lane async_lane_origin(int bn, int lanes_m, int tn, int interle
     return o;
 }
 
-GEMM_CONST int async_a_stage_floats(int a_layout, int bm, int bk) {
+COURSE_HD_INLINE int async_a_stage_floats(int a_layout, int bm, int bk) {
     return bm * (bk + (a_layout == ASYNC_A_PADDED ? 1 : 0));
 }
 
-GEMM_CONST int async_smem_bytes(int a_layout, int bm, int bn, int bk, int stages) {
+COURSE_HD_INLINE int async_smem_bytes(int a_layout, int bm, int bn, int bk, int stages) {
     return stages * (async_a_stage_floats(a_layout, bm, bk) + bn * bk) * 4;
 }
 

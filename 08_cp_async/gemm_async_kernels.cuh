@@ -18,10 +18,10 @@
 #ifndef GEMM_ASYNC_KERNELS_CUH
 #define GEMM_ASYNC_KERNELS_CUH
 
-#include "ptx/cp_async.cuh"
 #include "gemm_async.h"
-#include "gemm_kernels.cuh"
 #include "pipeline.h"
+#include "gemm/tile_io.cuh"
+#include "ptx/cp_async.cuh"
 
 /* One K-slice of a lane's 8 x TN micro-tile from a stage: per 4 k, a float4 along k of each of
  * its 8 rows of A, then per k TN / 4 float4 of B. */

@@ -2,7 +2,7 @@
  * bank model (chapter 06's tables). The lane-to-address maps are gemm_async_kernels.cuh's. */
 #include "gemm_async.h"
 
-#include "smem_model.h"
+#include "model/smem_model.h"
 
 #include <string.h>
 

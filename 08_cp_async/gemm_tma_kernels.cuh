@@ -20,7 +20,7 @@
 
 enum { TMA_BK = 32 };
 
-GEMM_CONST int tma_smem_bytes(int bm, int bn, int stages) {
+COURSE_HD_INLINE int tma_smem_bytes(int bm, int bn, int stages) {
     return stages * (bm + bn) * TMA_BK * 4 + TMA_ALIGN; /* + the slack to align the base */
 }
 

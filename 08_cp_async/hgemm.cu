@@ -4,17 +4,17 @@
  * accumulate and out) and against the program's own mma.sync ceiling, in the same run.
  *
  * File layout: variants and the model, the check, the benchmark, the CSV. */
-#include "bench.h"
-#include "check.h"
-#include "csv.h"
-#include "gemm_harness.h"
 #include "hgemm.h"
 #include "hgemm_kernels.cuh"
 #include "hgemm_tma_kernels.cuh"
-#include "rng.h"
-#include "smem_model.h"
-#include "swizzle_tile.h"
 #include "tma_map.h"
+#include "gemm/harness.h"
+#include "host/bench.h"
+#include "host/check.h"
+#include "host/csv.h"
+#include "host/rng.h"
+#include "model/smem_model.h"
+#include "model/swizzle_tile.h"
 
 #include <cublas_v2.h>
 #include <float.h>
@@ -262,8 +262,8 @@ static double hg_model(const hg_variant* v, int* a_wf, int* b_wf) {
     const int sw = v->layout == HG_SWIZZLED || v->layout == HG_TMA, tma = v->layout == HG_TMA;
     const int a_cols = tma && v->bk > 64 ? 64 : v->bk, b_cols = tma && v->bn > 64 ? 64 : v->bn;
     const int au = a_cols / 8, bu = b_cols / 8;
-    const int ab = au < 8 ? hg_log2(au) : 3, as = au > 8 ? hg_log2(au) : 3;
-    const int bb = bu < 8 ? hg_log2(bu) : 3, bs = bu > 8 ? hg_log2(bu) : 3;
+    const int ab = au < 8 ? course_log2(au) : 3, as = au > 8 ? course_log2(au) : 3;
+    const int bb = bu < 8 ? course_log2(bu) : 3, bs = bu > 8 ? course_log2(bu) : 3;
     swizzle_tile ta = {
         2, 8, (unsigned)(a_cols + pad), (unsigned)v->bm, sw ? ab : 0, sw ? 3 : 0, sw ? as : 0};
     swizzle_tile tb = {

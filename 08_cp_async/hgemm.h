@@ -4,8 +4,8 @@
 #ifndef HGEMM_H
 #define HGEMM_H
 
-#include "cli.h"
-#include "device.h"
+#include "host/cli.h"
+#include "host/device.h"
 
 /* 1 if name is one of part 3's variants (hgemm_*, mma_ceiling). */
 int hgemm_has_variant(const char* name);

@@ -25,17 +25,13 @@
 #ifndef HGEMM_KERNELS_CUH
 #define HGEMM_KERNELS_CUH
 
+#include "model/layout.h"
 #include "ptx/cp_async.cuh"
 #include "ptx/matrix.cuh"
-#include "layout.h"
 
 #include <cuda_fp16.h>
 
 enum hgemm_layout { HG_PLAIN, HG_PADDED, HG_SWIZZLED, HG_TMA };
-
-constexpr __host__ __device__ int hg_log2(int x) {
-    return x <= 1 ? 0 : 1 + hg_log2(x / 2);
-}
 
 /* A shared tile of ROWS x COLS halves in LAYOUT: where element (r, c) lives, in halves (c a
  * multiple of 8 for a 16-byte chunk, which every layout keeps whole). HG_TMA is what the TMA
@@ -46,8 +42,8 @@ template <int ROWS, int COLS, int LAYOUT>
 struct hg_tile {
     static constexpr int PANEL = LAYOUT == HG_TMA && COLS > 64 ? 64 : COLS;
     static constexpr int UNITS = PANEL / 8, STRIDE = PANEL + (LAYOUT == HG_PADDED ? 8 : 0);
-    static constexpr int B = hg_log2(UNITS) < 3 ? hg_log2(UNITS) : 3;
-    static constexpr int S = hg_log2(UNITS) > 3 ? hg_log2(UNITS) : 3;
+    static constexpr int B = course_log2(UNITS) < 3 ? course_log2(UNITS) : 3;
+    static constexpr int S = course_log2(UNITS) > 3 ? course_log2(UNITS) : 3;
     static constexpr int HALVES = ROWS * (COLS / PANEL) * STRIDE;
     static_assert(LAYOUT != HG_TMA || PANEL == 64, "TMA tiles: 64-half panels (128-byte rows)");
     static_assert(COLS % PANEL == 0, "whole panels");

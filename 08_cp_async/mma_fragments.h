@@ -20,33 +20,29 @@
 #ifndef MMA_FRAGMENTS_H
 #define MMA_FRAGMENTS_H
 
-#ifdef __CUDACC__
-#define MMA_HD static inline __host__ __device__
-#else
-#define MMA_HD static inline
-#endif
+#include "model/hd.h"
 
 /* Element (row, col) of the 16 x 16 A tile in lane's register j (0..3), half h (0, 1). */
-MMA_HD void mma_a_element(int lane, int j, int h, int* row, int* col) {
+COURSE_HD_INLINE void mma_a_element(int lane, int j, int h, int* row, int* col) {
     *row = lane / 4 + 8 * (j % 2);
     *col = 2 * (lane % 4) + h + 8 * (j / 2);
 }
 
 /* Element (k, n) of the 16 x 8 B tile in lane's register j (0, 1), half h. */
-MMA_HD void mma_b_element(int lane, int j, int h, int* k, int* n) {
+COURSE_HD_INLINE void mma_b_element(int lane, int j, int h, int* k, int* n) {
     *k = 2 * (lane % 4) + h + 8 * j;
     *n = lane / 4;
 }
 
 /* Element (row, col) of the 16 x 8 D tile in lane's float i (0..3). */
-MMA_HD void mma_d_element(int lane, int i, int* row, int* col) {
+COURSE_HD_INLINE void mma_d_element(int lane, int i, int* row, int* col) {
     *row = lane / 4 + 8 * (i / 2);
     *col = 2 * (lane % 4) + i % 2;
 }
 
 /* ldmatrix: the (row, col) of its 8 x 8 matrix that lane receives in half h of the matrix's
  * register; trans: the transposed element. */
-MMA_HD void ldmatrix_element(int lane, int h, int trans, int* row, int* col) {
+COURSE_HD_INLINE void ldmatrix_element(int lane, int h, int trans, int* row, int* col) {
     const int r = lane / 4, c = 2 * (lane % 4) + h;
     *row = trans ? c : r;
     *col = trans ? r : c;
@@ -55,7 +51,7 @@ MMA_HD void ldmatrix_element(int lane, int h, int trans, int* row, int* col) {
 /* The row lane gives to ldmatrix.x4 (A at (m0, k0)) or ldmatrix.x4.trans (B at (k0, n0)), as an
  * offset into the 16 x 16 block: (row, col) = (l % 16, 8 (l / 16)). Matrix i = l / 8 is then
  * rows 8 (i % 2) .. + 7 at column 8 (i / 2). */
-MMA_HD void ldmatrix_x4_row(int lane, int* row, int* col) {
+COURSE_HD_INLINE void ldmatrix_x4_row(int lane, int* row, int* col) {
     *row = lane % 16;
     *col = 8 * (lane / 16);
 }

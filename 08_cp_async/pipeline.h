@@ -18,11 +18,7 @@
 #ifndef PIPELINE_H
 #define PIPELINE_H
 
-#ifdef __CUDACC__
-#define PIPELINE_HD __host__ __device__
-#else
-#define PIPELINE_HD
-#endif
+#include "model/hd.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -43,7 +39,7 @@ typedef struct {
  * whose copy may be in flight and never overwriting a stage a slice still needs; the test also
  * asks for the deepest overlap: the slice S - 1 ahead fetched, and the wait leaving every newer
  * slice in flight. */
-PIPELINE_HD pipeline_step exercise_pipeline_step(int t, int slices, int stages);
+COURSE_HD pipeline_step exercise_pipeline_step(int t, int slices, int stages);
 
 /* ---------------------------------------------------------------- the checker
  * Replays a schedule (step(t, T, S) for t = 0 .. T-1, after the prologue) on a model of the

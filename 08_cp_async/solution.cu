@@ -1,7 +1,7 @@
 /* Chapter 08: the exercise's solution (pipeline.h). */
 #include "pipeline.h"
 
-PIPELINE_HD pipeline_step exercise_pipeline_step(int t, int slices, int stages) {
+COURSE_HD pipeline_step exercise_pipeline_step(int t, int slices, int stages) {
     pipeline_step p;
     /* Groups committed before this wait: S - 1 in the prologue, one per iteration since; slice
      * t's is the (t + 1)-th, so S - 2 newer ones may stay in flight. */

@@ -4,12 +4,12 @@
  *          flight, overwriting a stage still to be read, waiting for everything);
  *   --gpu  the GEMM kernel that calls it (gemm_async, EXERCISE = 1) on odd shapes, 2 to 4
  *          stages, against a double-precision CPU product, the output poisoned first. */
-#include "check.h"
-#include "device.h"
 #include "gemm_async_kernels.cuh"
 #include "pipeline.h"
-#include "rng.h"
-#include "test_util.h"
+#include "host/check.h"
+#include "host/device.h"
+#include "host/rng.h"
+#include "host/test_util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -8,15 +8,15 @@
  * 16, stored [k][n]) from a swizzled tile with ldmatrix.x4 / .x4.trans, runs two mma.m16n8k16, and
  * stores D through mma_d_element; small integers make every product and sum exact, so D must equal
  * the CPU's. */
-#include "check.h"
-#include "device.h"
-#include "layout.h"
 #include "mma_fragments.h"
+#include "device/smem_access.cuh"
+#include "host/check.h"
+#include "host/device.h"
+#include "host/rng.h"
+#include "host/test_util.h"
+#include "model/layout.h"
+#include "model/smem_model.h"
 #include "ptx/matrix.cuh"
-#include "rng.h"
-#include "smem_access.cuh"
-#include "smem_model.h"
-#include "test_util.h"
 
 #include <cuda_fp16.h>
 #include <stdio.h>

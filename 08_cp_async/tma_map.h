@@ -3,7 +3,7 @@
 #ifndef TMA_MAP_H
 #define TMA_MAP_H
 
-#include "device.h"
+#include "host/device.h"
 
 #include <cuda.h>
 #include <stddef.h>

@@ -57,8 +57,10 @@ endfunction()
 
 # course_chapter(<NN_topic> PROGRAM <topic.cu> [sources...] TEST <test_topic.c|.cu> [sources...]
 #                [NCU_KERNELS <regex> NCU_ARGS <program args...>]
-#                [SANITIZE_ARGS <program args...>] [SIDE_FILES <suffix...>])
-# Builds build/bin/<NN_topic> and registers the chapter's tests:
+#                [SANITIZE_ARGS <program args...>] [SIDE_FILES <suffix...>]
+#                [LIBS <common layer...>])
+# Builds build/bin/<NN_topic>, linked with course_cuda and LIBS (course_tile, course_gemm), and
+# registers the chapter's tests:
 #   cpu       usage errors exit 2 (a negative --size told it needs a whole number; a side file of
 #             --csv that cannot be written: one test per SIDE_FILES suffix, the program's
 #             course_cli listing the same); --list works (and checks the CSV names); the
@@ -74,13 +76,13 @@ endfunction()
 # 77 without one), built with relocatable device code so that its kernels call the solution's
 # (or the exercise's) __device__ functions.
 function(course_chapter chapter)
-  cmake_parse_arguments(C "" "NCU_KERNELS" "PROGRAM;TEST;NCU_ARGS;SANITIZE_ARGS;SIDE_FILES" ${ARGN})
+  cmake_parse_arguments(C "" "NCU_KERNELS" "PROGRAM;TEST;NCU_ARGS;SANITIZE_ARGS;SIDE_FILES;LIBS" ${ARGN})
   if(NOT C_SANITIZE_ARGS)
     set(C_SANITIZE_ARGS --check)
   endif()
   set(dir ${CMAKE_CURRENT_SOURCE_DIR})
   add_executable(${chapter} ${C_PROGRAM})
-  target_link_libraries(${chapter} PRIVATE course_cuda)
+  target_link_libraries(${chapter} PRIVATE course_cuda ${C_LIBS})
   set(COURSE_CHAPTERS ${COURSE_CHAPTERS} ${chapter} CACHE INTERNAL "chapter programs")
   set(bin $<TARGET_FILE:${chapter}>)
 
@@ -141,7 +143,7 @@ function(course_chapter chapter)
       course_test(NAME ${chapter}.${kind} LABELS ${label} COMMAND ${test} --cpu)
       course_test(NAME ${chapter}.${kind}_gpu LABELS ${gpu_label} COMMAND ${test} --gpu)
     else()
-      target_link_libraries(${test} PRIVATE course_core)
+      target_link_libraries(${test} PRIVATE course_host)
       course_test(NAME ${chapter}.${kind} LABELS ${label} COMMAND ${test})
     endif()
   endforeach()

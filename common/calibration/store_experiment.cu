@@ -10,11 +10,11 @@
  *   registers  no global load at all: values computed from the indices.
  * Nsight Compute counts the store wavefronts per store instruction of each launch
  * (calibrate.py stores runs it); the program prints one line per launch: mode, pad, model. */
-#include "sm_limits.cuh"
-#include "check.h"
-#include "device.h"
-#include "smem_access.cuh"
-#include "smem_model.h"
+#include "device/sm_limits.cuh"
+#include "device/smem_access.cuh"
+#include "host/check.h"
+#include "host/device.h"
+#include "model/smem_model.h"
 
 #include <stdio.h>
 

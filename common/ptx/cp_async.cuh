@@ -16,11 +16,11 @@
  *
  * Compiled for a target older than sm_80 (a T4's sm_75, or PTX for 75-virtual), each is a trap:
  * the kernels still build there, and no program launches one, since each variant's needs say
- * 8.0 (common/needs.h) and are checked against the kernel's own ptxVersion. */
+ * 8.0 (common/host/needs.h) and are checked against the kernel's own ptxVersion. */
 #ifndef COURSE_PTX_CP_ASYNC_CUH
 #define COURSE_PTX_CP_ASYNC_CUH
 
-#include "smem_access.cuh"
+#include "device/smem_access.cuh"
 
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
 #define CP_ASYNC_AVAILABLE 1

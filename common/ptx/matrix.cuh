@@ -10,7 +10,7 @@
  *       fragments as 08_cp_async/mma_fragments.h lays them out                        sm_80
  *
  * Compiled for an older target than its own, an instruction is a trap (the variants' needs keep
- * such a kernel from launching: common/needs.h). */
+ * such a kernel from launching: common/host/needs.h). */
 #ifndef COURSE_PTX_MATRIX_CUH
 #define COURSE_PTX_MATRIX_CUH
 

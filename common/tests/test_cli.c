@@ -2,9 +2,9 @@
 /* POSIX for fileno(), dup() and mkdir(): the course builds on Linux. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "check.h"
-#include "cli.h"
-#include "test_util.h"
+#include "host/check.h"
+#include "host/cli.h"
+#include "host/test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

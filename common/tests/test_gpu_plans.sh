@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_gpu_plans.sh EXPECTED PROGRAM...: holds the one decision of which variants run where
-# (common/needs.h) to the table of real GPUs, for every chapter, on the CPU.
+# (common/host/needs.h) to the table of real GPUs, for every chapter, on the CPU.
 # For each GPU of the table (as the programs name it) and each chapter program,
 # `PROGRAM --list --gpu KEY` prints a verdict a variant, what it needs (compute capability,
 # dynamic shared memory, threads) and whether it runs, then the chapter's own verdict. Each

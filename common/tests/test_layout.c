@@ -2,9 +2,9 @@
  * each is a bijection on its tile, and its column access (lane i reads row r0 + i) and row
  * access (lane i writes column c0 + i) cost exactly the wavefronts the lessons state, at every
  * column and row, in the calibrated model. */
-#include "layout.h"
-#include "smem_model.h"
-#include "test_util.h"
+#include "host/test_util.h"
+#include "model/layout.h"
+#include "model/smem_model.h"
 
 #include <string.h>
 

@@ -1,8 +1,8 @@
-/* course_variant_runs (common/needs.h), the one decision of which variants run where: each rule
- * on the table's real GPUs and on builds a learner can make (no code for the GPU, PTX of an older
- * target JIT-compiled, registers that cap a block), and the reason it gives. */
-#include "needs.h"
-#include "test_util.h"
+/* course_variant_runs (common/host/needs.h), the one decision of which variants run where: each
+ * rule on the table's real GPUs and on builds a learner can make (no code for the GPU, PTX of an
+ * older target JIT-compiled, registers that cap a block), and the reason it gives. */
+#include "host/needs.h"
+#include "host/test_util.h"
 
 static int runs(const char* key, const course_build* b, int arch, size_t smem, int threads,
                 char* why) {

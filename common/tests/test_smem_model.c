@@ -1,8 +1,8 @@
 /* The shared-memory model: its textbook cases, its input checks, and every row the H200
  * measured in a calibration table (common/calibration/h200.csv: loads and stores;
  * h200_matrix.csv: ldmatrix and stmatrix), which it must reproduce exactly. */
-#include "smem_model.h"
-#include "test_util.h"
+#include "host/test_util.h"
+#include "model/smem_model.h"
 
 #include <stdlib.h>
 #include <string.h>

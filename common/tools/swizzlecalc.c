@@ -7,11 +7,11 @@
  *                                   read and a row read of 2^M-element units
  *
  * Offsets count elements; a unit is the 2^M elements that the swizzle moves as one. */
-#include "check.h"
-#include "cli.h"
-#include "layout.h"
-#include "smem_model.h"
-#include "swizzle_tile.h"
+#include "host/check.h"
+#include "host/cli.h"
+#include "model/layout.h"
+#include "model/smem_model.h"
+#include "model/swizzle_tile.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,11 +1,11 @@
 /* POSIX for access(), stat() and clock_gettime(): the course builds on Linux. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "cli.h"
+#include "host/cli.h"
 
-#include "check.h"
-#include "needs.h"
-#include "rng.h"
+#include "host/check.h"
+#include "host/needs.h"
+#include "host/rng.h"
 
 #include <ctype.h>
 #include <limits.h>

@@ -4,7 +4,7 @@
 #ifndef COURSE_CSV_H
 #define COURSE_CSV_H
 
-#include "device.h"
+#include "host/device.h"
 
 #include <stdio.h>
 

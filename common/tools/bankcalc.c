@@ -12,9 +12,9 @@
  * Every active lane's access must end within the 227 KiB a block can address on sm_90: an
  * offset past it is a usage error, never a wrapped answer. The last line of a good run is always
  * "wavefronts: N ideal: I excess: E". */
-#include "check.h"
-#include "cli.h"
-#include "smem_model.h"
+#include "host/check.h"
+#include "host/cli.h"
+#include "model/smem_model.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -4,8 +4,8 @@
  *
  * The layout is a type: Index::ROWS x Index::COLS elements of type T, and the constexpr
  * Index()(row, col) gives the slot of element (row, col); the tile holds tile_slots<Index>()
- * slots, derived from the layout itself. Every index function in common/layout.h can be wrapped
- * this way; the same functor runs in the kernel and in the CPU reference.
+ * slots, derived from the layout itself. Every index function in common/model/layout.h can be
+ * wrapped this way; the same functor runs in the kernel and in the CPU reference.
  *
  * One block of 32 x 8 threads per tile:
  *   1. rows:    each thread loads its share of the tile from global memory into registers, VEC
@@ -28,10 +28,10 @@
 #ifndef COURSE_TILE_TRANSPOSE_CUH
 #define COURSE_TILE_TRANSPOSE_CUH
 
-#include "sm_limits.cuh"
-#include "check.h"
-#include "smem_access.cuh"
-#include "tile_bench.h"
+#include "device/sm_limits.cuh"
+#include "device/smem_access.cuh"
+#include "host/check.h"
+#include "tile/tile_bench.h"
 
 #include <string.h>
 

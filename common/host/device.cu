@@ -1,6 +1,6 @@
-#include "device.h"
+#include "host/device.h"
 
-#include "check.h"
+#include "host/check.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #ifndef COURSE_DEVICE_H
 #define COURSE_DEVICE_H
 
-#include "needs.h"
+#include "host/needs.h"
 
 #include <stddef.h>
 

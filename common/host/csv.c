@@ -1,6 +1,6 @@
-#include "csv.h"
+#include "host/csv.h"
 
-#include "check.h"
+#include "host/check.h"
 
 #include <string.h>
 #include <time.h>

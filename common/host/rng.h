@@ -4,16 +4,12 @@
 #ifndef COURSE_RNG_H
 #define COURSE_RNG_H
 
-#ifdef __CUDACC__
-#define RNG_HD __host__ __device__
-#else
-#define RNG_HD
-#endif
+#include "model/hd.h"
 
 #define RNG_STEP 0x9e3779b97f4a7c15ull
 
 /* splitmix64's output function: scatters the bits of z (a bijection). */
-static inline RNG_HD unsigned long long rng_mix(unsigned long long z) {
+COURSE_HD_INLINE unsigned long long rng_mix(unsigned long long z) {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
@@ -25,7 +21,7 @@ static inline unsigned long long rng_next(unsigned long long* state) {
 
 /* Element i's draw for a buffer filled in parallel from `seed`: no state to carry from one
  * element to the next. */
-static inline RNG_HD unsigned long long rng_at(unsigned long long seed, unsigned long long i) {
+COURSE_HD_INLINE unsigned long long rng_at(unsigned long long seed, unsigned long long i) {
     return rng_mix(i * RNG_STEP + seed);
 }
 

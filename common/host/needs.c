@@ -1,4 +1,4 @@
-#include "needs.h"
+#include "host/needs.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -20,25 +20,22 @@
 #ifndef COURSE_LAYOUT_H
 #define COURSE_LAYOUT_H
 
-#if defined(__CUDACC__)
-/* constexpr: a kernel's tile size is derived from its layout at compile time (tile_slots). */
-#define COURSE_HD static constexpr __host__ __device__
-#else
-#define COURSE_HD static inline
-#endif
+/* COURSE_HD_INLINE is constexpr under nvcc: a kernel's tile size is derived from its layout at
+ * compile time (tile_slots). */
+#include "model/hd.h"
 
 typedef enum { LAYOUT_PLAIN = 0, LAYOUT_PADDED = 1, LAYOUT_XOR = 2 } layout_kind;
 
-COURSE_HD unsigned layout_plain(unsigned row, unsigned col, unsigned cols) {
+COURSE_HD_INLINE unsigned layout_plain(unsigned row, unsigned col, unsigned cols) {
     return row * cols + col;
 }
 
-COURSE_HD unsigned layout_padded(unsigned row, unsigned col, unsigned cols, unsigned pad) {
+COURSE_HD_INLINE unsigned layout_padded(unsigned row, unsigned col, unsigned cols, unsigned pad) {
     return row * (cols + pad) + col;
 }
 
 /* cols must be a power of two. Only the column bits below cols change, so a row stays a row. */
-COURSE_HD unsigned layout_xor(unsigned row, unsigned col, unsigned cols) {
+COURSE_HD_INLINE unsigned layout_xor(unsigned row, unsigned col, unsigned cols) {
     return row * cols + (col ^ (row & (cols - 1)));
 }
 
@@ -51,7 +48,7 @@ COURSE_HD unsigned layout_xor(unsigned row, unsigned col, unsigned cols) {
  * The textbook c ^ (row % cols) gives rows r and r + 16 the same bank: a 2-way conflict.
  * Domain: cols a power of two, any size; from 32 words on no two rows share a line and this is
  * layout_xor (test_layout holds both). */
-COURSE_HD unsigned layout_xor_narrow(unsigned row, unsigned col, unsigned cols) {
+COURSE_HD_INLINE unsigned layout_xor_narrow(unsigned row, unsigned col, unsigned cols) {
     return row * cols + (col ^ ((row / (cols < 32u ? 32u / cols : 1u)) & (cols - 1)));
 }
 
@@ -68,13 +65,13 @@ COURSE_HD unsigned layout_xor_narrow(unsigned row, unsigned col, unsigned cols) 
  * layout_xor(r, c, 32) is Swizzle<5,0,5> on r * 32 + c; layout_xor_narrow(r, c, 16) is
  * Swizzle<4,0,5> on r * 16 + c (test_layout holds both). Valid when layout_swizzle_invalid says
  * so: B, M >= 0, |S| >= B, and no bit past 31. */
-COURSE_HD unsigned layout_swizzle(unsigned offset, int b, int m, int s) {
+COURSE_HD_INLINE unsigned layout_swizzle(unsigned offset, int b, int m, int s) {
     unsigned yyy = ((1u << b) - 1u) << (m + (s > 0 ? s : 0));
     return s >= 0 ? offset ^ ((offset & yyy) >> s) : offset ^ ((offset & yyy) << -s);
 }
 
 /* NULL for a valid Swizzle<B,M,S>, else why not. */
-COURSE_HD const char* layout_swizzle_invalid(int b, int m, int s) {
+COURSE_HD_INLINE const char* layout_swizzle_invalid(int b, int m, int s) {
     return b < 0                           ? "B must be 0 or more"
            : m < 0                         ? "M must be 0 or more"
            : (s < 0 ? -s : s) < b          ? "|S| must be at least B"
@@ -96,7 +93,7 @@ struct Swizzle {
 
 /* The 32 x 32 tile of 4-byte words that chapters 02 and 03 compare, in any of the three
  * layouts (padded: row stride 33). */
-COURSE_HD unsigned layout_index(unsigned row, unsigned col, layout_kind kind) {
+COURSE_HD_INLINE unsigned layout_index(unsigned row, unsigned col, layout_kind kind) {
     return kind == LAYOUT_PADDED ? layout_padded(row, col, 32, 1)
            : kind == LAYOUT_XOR  ? layout_xor(row, col, 32)
                                  : layout_plain(row, col, 32);

@@ -1,6 +1,6 @@
-#include "bench.h"
+#include "host/bench.h"
 
-#include "check.h"
+#include "host/check.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,9 +5,9 @@
 #ifndef GEMM_HARNESS_H
 #define GEMM_HARNESS_H
 
-#include "bench.h"
-#include "cli.h"
-#include "device.h"
+#include "host/bench.h"
+#include "host/cli.h"
+#include "host/device.h"
 
 typedef struct {
     int M, N, K;

@@ -23,7 +23,7 @@
  * What the half-/quarter-warp rule of thumb misses: rule 3 (a 16-byte broadcast load is 2
  * wavefronts, not 1 and not 4; the same store is 4), and that identical half-warps are not
  * merged (lane i and lane i+16 reading one address still cost 2 wavefronts at 8 bytes). */
-#include "smem_model.h"
+#include "model/smem_model.h"
 
 #include <stdio.h>
 #include <string.h>

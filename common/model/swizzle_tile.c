@@ -1,7 +1,7 @@
-#include "swizzle_tile.h"
+#include "model/swizzle_tile.h"
 
-#include "layout.h"
-#include "smem_model.h"
+#include "model/layout.h"
+#include "model/smem_model.h"
 
 #include <stdlib.h>
 

@@ -3,7 +3,7 @@
 #ifndef COURSE_TEST_UTIL_H
 #define COURSE_TEST_UTIL_H
 
-#include "check.h"
+#include "host/check.h"
 
 #include <stdio.h>
 #include <string.h>

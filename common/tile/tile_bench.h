@@ -4,10 +4,10 @@
 #ifndef COURSE_TILE_BENCH_H
 #define COURSE_TILE_BENCH_H
 
-#include "bench.h"
-#include "check.h"
-#include "cli.h"
-#include "device.h"
+#include "host/bench.h"
+#include "host/check.h"
+#include "host/cli.h"
+#include "host/device.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,10 +1,10 @@
-#include "tile_bench.h"
+#include "tile/tile_bench.h"
 
-#include "check.h"
-#include "csv.h"
-#include "smem_model.h"
-#include "rng.h"
-#include "tile_transpose.cuh"
+#include "host/check.h"
+#include "host/csv.h"
+#include "host/rng.h"
+#include "model/smem_model.h"
+#include "tile/tile_transpose.cuh"
 
 #include <stdlib.h>
 #include <string.h>

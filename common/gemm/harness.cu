@@ -1,9 +1,9 @@
-/* The GEMM chapters' host side (gemm_harness.h), taken out of chapter 06 for 06 and 08. */
-#include "gemm_harness.h"
+/* The GEMM chapters' host side (harness.h), for chapters 06 and 08. */
+#include "gemm/harness.h"
 
-#include "check.h"
-#include "csv.h"
-#include "rng.h"
+#include "host/check.h"
+#include "host/csv.h"
+#include "host/rng.h"
 
 #include <cublas_v2.h>
 #include <float.h>
