@@ -170,43 +170,6 @@ int course_runs_on(const course_target* t, const void* kernel, const course_need
     return course_variant_runs(&t->gpu, &b, need, why, len);
 }
 
-void course_print_verdict(const course_target* t, const char* name, const course_needs* need,
-                          int runs, const char* why) {
-    if (t->from_table) {
-        const int arch = course_needs_arch(need);
-        printf("  %-8s %-20s needs %d.%d, %zu bytes, %d threads%s%s\n", runs ? "runs" : "skipped",
-               name, arch / 10, arch % 10, need->dynamic_smem, need->threads, runs ? "" : ": ",
-               runs ? "" : why);
-    } else if (!runs)
-        printf("%s skipped: %s\n", name, why);
-}
-
-int course_judge(const course_target* t, const void* variants, int n, course_describe_fn describe,
-                 int* runs) {
-    int count = 0;
-    for (int i = 0; i < n; ++i) {
-        const char* name = "";
-        const void* kernel = NULL;
-        course_needs need = {0, NULL, 0, 0};
-        describe(variants, i, &name, &kernel, &need);
-        char why[256];
-        runs[i] = course_runs_on(t, kernel, &need, why, sizeof why);
-        course_print_verdict(t, name, &need, runs[i], why);
-        count += runs[i];
-    }
-    return count;
-}
-
-int course_keep(void* records, size_t size, int n, const int* runs) {
-    int kept = 0;
-    for (int i = 0; i < n; ++i)
-        if (runs[i]) {
-            if (kept != i) memmove((char*)records + kept * size, (char*)records + i * size, size);
-            ++kept;
-        }
-    return kept;
-}
-
 int course_require_kernel(const course_device* d, const void* kernel, const course_needs* need,
                           const char* what) {
     course_target t;
@@ -228,18 +191,4 @@ void* course_driver_function(const char* name) {
     CUDA_CHECK(cudaGetDriverEntryPoint(name, &fn, cudaEnableDefault, &found));
 #endif
     return found == cudaDriverEntryPointSuccess ? fn : NULL;
-}
-
-int course_chapter_verdict(const course_target* t, int own, const char* variant, int variant_runs) {
-    char why[256] = "";
-    if (!own)
-        snprintf(why, sizeof why, "none of the chapter's own kernels can run on the %s",
-                 t->gpu.name);
-    else if (variant && !variant_runs)
-        snprintf(why, sizeof why, "%s cannot run on the %s", variant, t->gpu.name);
-    if (t->from_table)
-        printf(*why ? "  chapter  skipped: %s\n" : "  chapter  runs\n", why);
-    else if (*why)
-        printf("skipped: %s (see above)\n", why);
-    return *why ? EXIT_SKIPPED : EXIT_OK;
 }

@@ -74,32 +74,6 @@ void* course_driver_function(const char* name);
 int course_require_kernel(const course_device* d, const void* kernel, const course_needs* need,
                           const char* what);
 
-/* The verdict on each of a chapter's n variants, in one place for every chapter: describe fills
- * variant i's name, kernel (NULL: none of the course's) and needs; runs[i] gets 1 if it runs on t,
- * else 0 with the reason printed (course_print_verdict). Returns how many run. */
-typedef void (*course_describe_fn)(const void* variants, int i, const char** name,
-                                   const void** kernel, course_needs* need);
-int course_judge(const course_target* t, const void* variants, int n, course_describe_fn describe,
-                 int* runs);
-
-/* Moves the records (size bytes each) whose runs[i] is 1 to the front, in order; returns how many
- * there are. For a chapter's variants and any array kept index for index with them. */
-int course_keep(void* records, size_t size, int n, const int* runs);
-
-/* The chapter's own verdict, after course_judge, the same rule in every chapter: it runs if `own`
- * of its own kernels run (the library baselines, cudaMemcpy, cuBLAS, CUB, do not count) and, with
- * --variant, if that one (variant_runs) does. Returns EXIT_OK, or EXIT_SKIPPED after a
- * "skipped: ..." line; with --list --gpu it prints "  chapter  runs" or "  chapter  skipped: ...".
- */
-int course_chapter_verdict(const course_target* t, int own, const char* variant, int variant_runs);
-
-/* The verdict's line, the same in every chapter: for --list --gpu "  runs     NAME  needs 8.0,
- * 98304 bytes, 256 threads" (the arch, dynamic shared memory and threads a block), with
- * ": why" after a skipped one; at run time nothing for a variant that runs, else
- * "NAME skipped: why". */
-void course_print_verdict(const course_target* t, const char* name, const course_needs* need,
-                          int runs, const char* why);
-
 #ifdef __cplusplus
 }
 #endif
