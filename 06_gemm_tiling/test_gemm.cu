@@ -119,7 +119,7 @@ static int test_gpu(void) {
             CUDA_CHECK(cudaMemcpy(dA, A, na * 4, cudaMemcpyHostToDevice));
             CUDA_CHECK(cudaMemcpy(dB, B, nb * 4, cudaMemcpyHostToDevice));
             CUDA_CHECK(cudaMemcpy(dC, C0, nc * 4, cudaMemcpyHostToDevice));
-            gemm_smem<<<gemm_smem_grid(M, N), T3 * T3>>>(M, N, K, alpha, dA, dB, beta, dC);
+            gemm_smem_exercise<<<gemm_smem_grid(M, N), T3 * T3>>>(M, N, K, alpha, dA, dB, beta, dC);
             CUDA_CHECK_LAUNCH();
             CUDA_CHECK(cudaMemcpy(C, dC, nc * 4, cudaMemcpyDeviceToHost));
             const double err = rel_error(A, B, C0, C, M, N, K, alpha, beta), tol = tolerance(K);

@@ -1,6 +1,7 @@
 /* The GEMM chapters' host side (harness.h), for chapters 06 and 08. */
 #include "gemm/harness.h"
 
+#include "host/buffers.h"
 #include "host/check.h"
 #include "host/csv.h"
 #include "host/rng.h"
@@ -55,65 +56,44 @@ int gemm_float4_ok(const gemm_call* c) {
            (uintptr_t)c->B % 16 == 0 && (uintptr_t)c->C % 16 == 0;
 }
 
-void gemm_variant_init(gemm_variant* v, const char* name, int number, const char* adds, int sweep) {
-    memset(v, 0, sizeof *v);
-    v->name = name;
-    v->number = number;
-    v->adds = adds;
-    v->sweep = sweep;
+const gemm_variant* gemm_variant_at(const course_variants* t, int i) {
+    return (const gemm_variant*)course_variant_at(t, i);
 }
 
-void gemm_configure(const gemm_variant* v, int n) {
-    for (int i = 0; i < n; ++i)
-        if (v[i].kernel && v[i].dynamic_smem)
-            CUDA_CHECK(cudaFuncSetAttribute(
-                v[i].kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, v[i].dynamic_smem));
-}
-
-static void describe_gemm(const void* variants, int i, const char** name, const void** kernel,
-                          course_needs* need) {
-    const gemm_variant* v = (const gemm_variant*)variants + i;
-    *name = v->name;
-    *kernel = v->kernel;
-    need->arch = v->arch;
-    need->feature = v->feature;
-    need->dynamic_smem = (size_t)v->dynamic_smem;
-    need->threads = v->threads;
-}
-
-int gemm_judge(const course_target* t, const gemm_variant* v, int n, int* runs) {
-    return course_judge(t, v, n, describe_gemm, runs);
-}
-
-int gemm_own_kernels(const gemm_variant* v, int n, const int* runs) {
-    int own = 0;
-    for (int i = 0; i < n; ++i) own += runs[i] && v[i].kernel;
-    return own;
+void gemm_configure(const course_variants* t) {
+    for (int i = 0; i < t->n; ++i) {
+        const course_variant* x = &gemm_variant_at(t, i)->v;
+        if (x->kernel && x->needs.dynamic_smem)
+            CUDA_CHECK(cudaFuncSetAttribute(x->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            (int)x->needs.dynamic_smem));
+    }
 }
 
 gemm_resources gemm_kernel_resources(const gemm_variant* v) {
     gemm_resources r;
     memset(&r, 0, sizeof r);
-    if (!v->kernel) return r;
+    const course_variant* x = &v->v;
+    if (!x->kernel) return r;
     cudaFuncAttributes attr;
-    CUDA_CHECK(cudaFuncGetAttributes(&attr, v->kernel));
+    CUDA_CHECK(cudaFuncGetAttributes(&attr, x->kernel));
     r.regs = attr.numRegs;
     r.spill_bytes = (int)attr.localSizeBytes;
-    r.smem_bytes = (int)attr.sharedSizeBytes + v->dynamic_smem;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&r.blocks_per_sm, v->kernel,
-                                                             v->threads, (size_t)v->dynamic_smem));
+    r.smem_bytes = (int)(attr.sharedSizeBytes + x->needs.dynamic_smem);
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &r.blocks_per_sm, x->kernel, x->needs.threads, x->needs.dynamic_smem));
     return r;
 }
 
-void gemm_print_resources(const gemm_variant* v, int n) {
+void gemm_print_resources(const course_variants* t) {
     printf("\nResources per kernel (compiler, via cudaFuncGetAttributes; occupancy API):\n");
     printf("%-17s %7s %10s %12s %11s %13s\n", "kernel", "threads", "registers", "spill bytes",
            "smem bytes", "blocks per SM");
-    for (int i = 0; i < n; ++i) {
-        if (!v[i].kernel) continue;
-        const gemm_resources r = gemm_kernel_resources(&v[i]);
-        printf("%-17s %7d %10d %12d %11d %13d\n", v[i].name, v[i].threads, r.regs, r.spill_bytes,
-               r.smem_bytes, r.blocks_per_sm);
+    for (int i = 0; i < t->n; ++i) {
+        const gemm_variant* v = gemm_variant_at(t, i);
+        if (!v->v.kernel) continue;
+        const gemm_resources r = gemm_kernel_resources(v);
+        printf("%-17s %7d %10d %12d %11d %13d\n", v->v.name, v->v.needs.threads, r.regs,
+               r.spill_bytes, r.smem_bytes, r.blocks_per_sm);
     }
 }
 
@@ -151,15 +131,16 @@ static double rel_error(const float* got, const double* ref, size_t n, double sc
 
 /* Every variant at one shape against a CPU reference accumulated in double. beta == 0: C starts
  * as NaN (BLAS never reads it), so an element nobody writes stays NaN and fails the check. */
-static int check_shape(const char* program, const gemm_variant* v, int n, gemm_shape s, float alpha,
+static int check_shape(const char* program, const course_variants* t, gemm_shape s, float alpha,
                        float beta, unsigned long long* seed) {
     require_memory(program, s);
     const size_t na = (size_t)s.M * s.K, nb = (size_t)s.K * s.N, nc = (size_t)s.M * s.N;
-    /* + 1, + 16 below: K = 0 leaves A and B empty, and no allocation may be of 0 bytes. */
-    float *hA = (float*)malloc(na * 4 + 1), *hB = (float*)malloc(nb * 4 + 1),
-          *hC0 = (float*)malloc(nc * 4), *hC = (float*)malloc(nc * 4);
-    double* ref = (double*)malloc(nc * sizeof(double));
-    if (!hA || !hB || !hC0 || !hC || !ref) die("out of host memory");
+    course_buffer A = course_buffer_alloc(na * 4), B = course_buffer_alloc(nb * 4),
+                  C = course_buffer_alloc(nc * 4);
+    float *hA = (float*)A.host, *hB = (float*)B.host, *hC = (float*)C.host;
+    float* hC0 = (float*)malloc(nc * 4 + 1);
+    double* ref = (double*)malloc(nc * sizeof(double) + 1);
+    if (!hC0 || !ref) die("out of host memory");
     fill_uniform(hA, na, seed);
     fill_uniform(hB, nb, seed);
     if (beta == 0.0f)
@@ -180,34 +161,28 @@ static int check_shape(const char* program, const gemm_variant* v, int n, gemm_s
             ref[c] = alpha * dot + old;
             scale2 += alpha * dot * (alpha * dot) + old * old;
         }
-    float *dA, *dB, *dC;
-    CUDA_CHECK(cudaMalloc(&dA, na * 4 + 16));
-    CUDA_CHECK(cudaMalloc(&dB, nb * 4 + 16));
-    CUDA_CHECK(cudaMalloc(&dC, nc * 4));
-    CUDA_CHECK(cudaMemcpy(dA, hA, na * 4, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(dB, hB, nb * 4, cudaMemcpyHostToDevice));
+    course_buffer_upload(&A);
+    course_buffer_upload(&B);
     const double tol = gemm_tolerance(s.K);
+    char where[96];
+    snprintf(where, sizeof where, "%dx%dx%d (alpha %g, beta %g)", s.M, s.N, s.K, alpha, beta);
     int failed = 0;
-    for (int i = 0; i < n; ++i) {
-        CUDA_CHECK(cudaMemcpy(dC, hC0, nc * 4, cudaMemcpyHostToDevice));
-        const gemm_call c = {s.M, s.N, s.K, alpha, beta, dA, dB, dC};
-        v[i].launch(&c);
+    for (int i = 0; i < t->n; ++i) {
+        const gemm_variant* v = gemm_variant_at(t, i);
+        memcpy(hC, hC0, nc * 4);
+        course_buffer_upload(&C);
+        const gemm_call c = {
+            s.M, s.N, s.K, alpha, beta, (const float*)A.dev, (const float*)B.dev, (float*)C.dev};
+        v->launch(&c);
         CUDA_CHECK_LAUNCH();
-        CUDA_CHECK(cudaMemcpy(hC, dC, nc * 4, cudaMemcpyDeviceToHost));
-        const double err = rel_error(hC, ref, nc, scale2);
-        if (!(err <= tol)) {
-            printf("  %s at %dx%dx%d (alpha %g, beta %g): relative error %.3g > %.3g\n", v[i].name,
-                   s.M, s.N, s.K, alpha, beta, err, tol);
-            failed = 1;
-        }
+        course_buffer_download(&C);
+        failed |= course_report_error(v->v.name, where, "relative error",
+                                      rel_error(hC, ref, nc, scale2), tol);
     }
-    CUDA_CHECK(cudaFree(dA));
-    CUDA_CHECK(cudaFree(dB));
-    CUDA_CHECK(cudaFree(dC));
-    free(hA);
-    free(hB);
+    course_buffer_free(&A);
+    course_buffer_free(&B);
+    course_buffer_free(&C);
     free(hC0);
-    free(hC);
     free(ref);
     return failed;
 }
@@ -242,60 +217,54 @@ static double device_rel_error(const float* x, const float* ref, size_t n) {
 
 /* Every kernel against cuBLAS at S^3; cuBLAS itself against a double CPU reference on 16 rows
  * (which also proves the row-major call above). */
-static int check_against_cublas(const char* program, const gemm_variant* v, int n, int S,
+static int check_against_cublas(const char* program, const course_variants* t, int S,
                                 unsigned long long* seed) {
     const gemm_shape s = {S, S, S};
     require_memory(program, s);
     const size_t nn = (size_t)S * S;
-    float *hA = (float*)malloc(nn * 4), *hB = (float*)malloc(nn * 4), *hC = (float*)malloc(nn * 4);
-    if (!hA || !hB || !hC) die("out of host memory");
+    course_buffer A = course_buffer_alloc(nn * 4), B = course_buffer_alloc(nn * 4),
+                  C = course_buffer_alloc(nn * 4), Ref = course_buffer_alloc(nn * 4);
+    float *hA = (float*)A.host, *hB = (float*)B.host, *hRef = (float*)Ref.host;
     fill_uniform(hA, nn, seed);
     fill_uniform(hB, nn, seed);
-    float *dA, *dB, *dC, *dRef;
-    CUDA_CHECK(cudaMalloc(&dA, nn * 4));
-    CUDA_CHECK(cudaMalloc(&dB, nn * 4));
-    CUDA_CHECK(cudaMalloc(&dC, nn * 4));
-    CUDA_CHECK(cudaMalloc(&dRef, nn * 4));
-    CUDA_CHECK(cudaMemcpy(dA, hA, nn * 4, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(dB, hB, nn * 4, cudaMemcpyHostToDevice));
+    course_buffer_upload(&A);
+    course_buffer_upload(&B);
     const float alpha = 1.0f, beta = 0.0f;
-    const gemm_call ref_call = {S, S, S, alpha, beta, dA, dB, dRef};
+    const float *dA = (const float*)A.dev, *dB = (const float*)B.dev;
+    const gemm_call ref_call = {S, S, S, alpha, beta, dA, dB, (float*)Ref.dev};
     gemm_launch_cublas(&ref_call);
     CUDA_CHECK_LAUNCH();
-    CUDA_CHECK(cudaMemcpy(hC, dRef, nn * 4, cudaMemcpyDeviceToHost));
+    course_buffer_download(&Ref);
     double d2 = 0, r2 = 0;
     for (int i = 0; i < S; i += (S + 15) / 16)
         for (int j = 0; j < S; ++j) {
             double dot = 0;
             for (int k = 0; k < S; ++k)
                 dot += (double)hA[(size_t)i * S + k] * hB[(size_t)k * S + j];
-            d2 += (hC[(size_t)i * S + j] - dot) * (hC[(size_t)i * S + j] - dot);
+            d2 += (hRef[(size_t)i * S + j] - dot) * (hRef[(size_t)i * S + j] - dot);
             r2 += dot * dot;
         }
     const double tol = gemm_tolerance(S), cublas_err = sqrt(d2) / sqrt(r2);
     int failed = !(cublas_err <= tol);
     printf("  cuBLAS at %d^3 against double on 16 rows: relative error %.2g (tolerance %.2g)%s\n",
            S, cublas_err, tol, failed ? "  FAILED" : "");
-    for (int i = 0; i < n; ++i) {
-        if (!v[i].kernel) continue;
-        CUDA_CHECK(cudaMemset(dC, 0xff, nn * 4)); /* NaN */
-        const gemm_call c = {S, S, S, alpha, beta, dA, dB, dC};
-        v[i].launch(&c);
+    char where[32];
+    snprintf(where, sizeof where, "%d^3", S);
+    for (int i = 0; i < t->n; ++i) {
+        const gemm_variant* v = gemm_variant_at(t, i);
+        if (!v->v.kernel) continue;
+        course_buffer_poison(&C);
+        const gemm_call c = {S, S, S, alpha, beta, dA, dB, (float*)C.dev};
+        v->launch(&c);
         CUDA_CHECK_LAUNCH();
-        const double err = device_rel_error(dC, dRef, nn);
-        if (!(err <= 2 * tol)) {
-            printf("  %s at %d^3: relative distance to cuBLAS %.3g > %.3g\n", v[i].name, S, err,
-                   2 * tol);
-            failed = 1;
-        }
+        failed |= course_report_error(
+            v->v.name, where, "relative distance to cuBLAS",
+            device_rel_error((const float*)C.dev, (const float*)Ref.dev, nn), 2 * tol);
     }
-    CUDA_CHECK(cudaFree(dA));
-    CUDA_CHECK(cudaFree(dB));
-    CUDA_CHECK(cudaFree(dC));
-    CUDA_CHECK(cudaFree(dRef));
-    free(hA);
-    free(hB);
-    free(hC);
+    course_buffer_free(&A);
+    course_buffer_free(&B);
+    course_buffer_free(&C);
+    course_buffer_free(&Ref);
     return failed;
 }
 
@@ -320,7 +289,7 @@ int gemm_select_check_shapes(const course_args* a, gemm_shape* shapes, int n) {
     return kept;
 }
 
-int gemm_run_check(const char* program, const gemm_variant* v, int n, const course_args* a,
+int gemm_run_check(const char* program, const course_variants* t, const course_args* a,
                    int cublas_size) {
     unsigned long long seed = a->seed;
     /* Odd sizes mixed, tall and wide, K = 0, and shapes whose N and K are multiples of 4 (the
@@ -346,13 +315,13 @@ int gemm_run_check(const char* program, const gemm_variant* v, int n, const cour
     for (int i = 0; i < n_shapes; ++i) {
         const float alpha = 0.5f + (float)rng_below(&seed, 1000) / 1000.0f + 0.001f,
                     beta = -0.25f - (float)rng_below(&seed, 1000) / 1000.0f;
-        failed |= check_shape(program, v, n, shapes[i], alpha, beta, &seed);
-        failed |= check_shape(program, v, n, shapes[i], alpha, 0.0f, &seed);
+        failed |= check_shape(program, t, shapes[i], alpha, beta, &seed);
+        failed |= check_shape(program, t, shapes[i], alpha, 0.0f, &seed);
     }
-    if (!a->shape_given) failed |= check_against_cublas(program, v, n, cublas_size, &seed);
+    if (!a->shape_given) failed |= check_against_cublas(program, t, cublas_size, &seed);
     printf("check: %s (%d shapes x 2 x %d variants%s)\n",
            failed ? "FAILED (reproduce with the --seed above)" : "every result within tolerance",
-           n_shapes, n, a->shape_given ? "" : ", and every kernel against cuBLAS");
+           n_shapes, t->n, a->shape_given ? "" : ", and every kernel against cuBLAS");
     return failed ? EXIT_CHECK_FAILED : EXIT_OK;
 }
 
@@ -390,13 +359,15 @@ int gemm_bench_shapes(const course_args* a, gemm_shape* s) {
 
 enum { WARMUP = 2, TIME_BUDGET_MS = 2500 };
 
-int gemm_run_bench(const char* program, const gemm_variant* v, int n, const course_args* a,
+int gemm_run_bench(const char* program, const course_variants* t, const course_args* a,
                    gemm_measurement* m) {
     gemm_shape s[16];
     const int n_shapes = gemm_bench_shapes(a, s);
     int n_m = 0;
-    for (int i = 0; i < n; ++i)
-        if (v[i].kernel) bench_warn_if_spilling(v[i].kernel, v[i].name);
+    for (int i = 0; i < t->n; ++i) {
+        const course_variant* x = &gemm_variant_at(t, i)->v;
+        if (x->kernel) bench_warn_if_spilling(x->kernel, x->name);
+    }
     printf("\nbenchmark: median of up to %ld repetitions after %d warm-ups (fewer for a kernel "
            "whose warm-up says %d ms would not hold them, at least 3); alpha = 1, beta = 0; "
            "GFLOP/s = 2 M N K / time\n",
@@ -410,32 +381,26 @@ int gemm_run_bench(const char* program, const gemm_variant* v, int n, const cour
         require_memory(program, s[k]);
         const size_t na = (size_t)s[k].M * s[k].K, nb = (size_t)s[k].K * s[k].N,
                      nc = (size_t)s[k].M * s[k].N;
-        float *dA, *dB, *dC, *dRef; /* + 16: never a 0-byte allocation */
-        CUDA_CHECK(cudaMalloc(&dA, na * 4 + 16));
-        CUDA_CHECK(cudaMalloc(&dB, nb * 4 + 16));
-        CUDA_CHECK(cudaMalloc(&dC, nc * 4));
-        CUDA_CHECK(cudaMalloc(&dRef, nc * 4));
-        {
-            unsigned long long seed = a->seed + (unsigned long long)k;
-            float* h = (float*)malloc((na > nb ? na : nb) * 4 + 4);
-            if (!h) die("out of host memory");
-            fill_uniform(h, na, &seed);
-            CUDA_CHECK(cudaMemcpy(dA, h, na * 4, cudaMemcpyHostToDevice));
-            fill_uniform(h, nb, &seed);
-            CUDA_CHECK(cudaMemcpy(dB, h, nb * 4, cudaMemcpyHostToDevice));
-            free(h);
-        }
+        course_buffer A = course_buffer_alloc(na * 4), B = course_buffer_alloc(nb * 4),
+                      C = course_buffer_alloc(nc * 4), Ref = course_buffer_alloc(nc * 4);
+        unsigned long long seed = a->seed + (unsigned long long)k;
+        fill_uniform((float*)A.host, na, &seed);
+        fill_uniform((float*)B.host, nb, &seed);
+        course_buffer_upload(&A);
+        course_buffer_upload(&B);
+        const float *dA = (const float*)A.dev, *dB = (const float*)B.dev;
+        float *dC = (float*)C.dev, *dRef = (float*)Ref.dev;
         double cublas_ms = 0;
         const double flops = 2.0 * s[k].M * s[k].N * (double)s[k].K;
-        for (int i = 0; i < n; ++i) {
-            const int is_cublas = !strcmp(v[i].name, "cublas");
-            if (!is_cublas && a->variant && strcmp(v[i].name, a->variant)) continue;
+        for (int i = 0; i < t->n; ++i) {
+            const gemm_variant* v = gemm_variant_at(t, i);
+            const int is_cublas = v->v.baseline;
+            if (!is_cublas && a->variant && strcmp(v->v.name, a->variant)) continue;
             const int cube = s[k].M == s[k].N && s[k].N == s[k].K;
-            if (!is_cublas && !a->variant && !a->shape_given && v[i].sweep &&
+            if (!is_cublas && !a->variant && !a->shape_given && v->sweep &&
                 !(cube && (s[k].M == a->size || s[k].M == a->size / 2)))
                 continue; /* the sweep at N^3 and (N/2)^3 */
-            bench_ctx b = {&v[i],
-                           {s[k].M, s[k].N, s[k].K, 1.0f, 0.0f, dA, dB, is_cublas ? dRef : dC}};
+            bench_ctx b = {v, {s[k].M, s[k].N, s[k].K, 1.0f, 0.0f, dA, dB, is_cublas ? dRef : dC}};
             CUDA_CHECK(cudaMemset(b.c.C, 0xff, nc * 4)); /* NaN: an unwritten element shows */
             /* How many repetitions fit the time budget: one timed launch decides (none needed
              * for --reps 1 or 2, what the ncu test asks for). */
@@ -448,19 +413,19 @@ int gemm_run_bench(const char* program, const gemm_variant* v, int n, const cour
                 probed = 1;
             }
             gemm_measurement* x = &m[n_m++];
-            x->v = &v[i];
+            x->v = v;
             x->s = s[k];
-            x->t = bench_run(bench_launch, &b, WARMUP, reps, v[i].kernel ? 1 : 0);
-            x->t.launches += v[i].kernel && probed ? 1 : 0; /* the probe */
+            x->t = bench_run(bench_launch, &b, WARMUP, reps, v->v.kernel ? 1 : 0);
+            x->t.launches += v->v.kernel && probed ? 1 : 0; /* the probe */
             x->gflops = flops / (x->t.median_ms * 1e6);
             if (is_cublas) cublas_ms = x->t.median_ms;
             x->of_cublas = cublas_ms / x->t.median_ms;
             x->error = is_cublas ? 0.0 : device_rel_error(dC, dRef, nc);
         }
-        CUDA_CHECK(cudaFree(dA));
-        CUDA_CHECK(cudaFree(dB));
-        CUDA_CHECK(cudaFree(dC));
-        CUDA_CHECK(cudaFree(dRef));
+        course_buffer_free(&A);
+        course_buffer_free(&B);
+        course_buffer_free(&C);
+        course_buffer_free(&Ref);
     }
     return n_m;
 }
@@ -476,7 +441,7 @@ void gemm_print_measurements(const gemm_measurement* m, int n) {
     for (int i = 0; i < n; ++i) {
         char sh[48];
         snprintf(sh, sizeof sh, "%dx%dx%d", m[i].s.M, m[i].s.N, m[i].s.K);
-        printf("%-17s %18s %10.4f %10.4f %10.4f %5d %9.0f %8.1f%% %10.1e%s\n", m[i].v->name, sh,
+        printf("%-17s %18s %10.4f %10.4f %10.4f %5d %9.0f %8.1f%% %10.1e%s\n", m[i].v->v.name, sh,
                m[i].t.median_ms, m[i].t.min_ms, m[i].t.max_ms, m[i].t.reps, m[i].gflops,
                100 * m[i].of_cublas, m[i].error, gemm_wrong(&m[i]) ? "  WRONG OUTPUT" : "");
     }
@@ -491,8 +456,8 @@ static const gemm_measurement* lookup(const gemm_measurement* m, int n, const ge
     return NULL;
 }
 
-void gemm_print_summary(const char* program, const course_device* dev, const gemm_variant* v,
-                        int nv, const gemm_measurement* m, int n, const course_args* a) {
+void gemm_print_summary(const char* program, const course_device* dev, const course_variants* t,
+                        const gemm_measurement* m, int n, const course_args* a) {
     course_summary_header(dev, program);
     gemm_shape s[16];
     const int n_s = gemm_bench_shapes(a, s);
@@ -502,13 +467,14 @@ void gemm_print_summary(const char* program, const course_device* dev, const gem
     printf("\n| --- |");
     for (int k = 0; k < n_s; ++k) printf(" ---: |");
     printf("\n");
-    for (int i = 0; i < nv; ++i) {
+    for (int i = 0; i < t->n; ++i) {
+        const gemm_variant* v = gemm_variant_at(t, i);
         int any = 0;
-        for (int k = 0; k < n_s; ++k) any |= lookup(m, n, &v[i], s[k]) != NULL;
+        for (int k = 0; k < n_s; ++k) any |= lookup(m, n, v, s[k]) != NULL;
         if (!any) continue;
-        printf("| %d %s |", v[i].number, v[i].name);
+        printf("| %d %s |", v->v.number, v->v.name);
         for (int k = 0; k < n_s; ++k) {
-            const gemm_measurement* x = lookup(m, n, &v[i], s[k]);
+            const gemm_measurement* x = lookup(m, n, v, s[k]);
             if (x)
                 printf(" %.0f (%.1f%%) |", x->gflops, 100 * x->of_cublas);
             else

@@ -1,13 +1,15 @@
 /* The GEMM chapters' host side (06, 08): cuBLAS as the baseline, the check on odd shapes against
  * a double reference and against cuBLAS, the benchmark's shapes and timing, the summary table.
- * A chapter describes its kernels as gemm_variants and keeps what else it knows of them (bank
- * model, geometry) in its own arrays, index for index. */
+ * A chapter's variant record begins with a gemm_variant (which begins with the course_variant of
+ * host/variant.h) and adds what else it knows of the kernel (bank model, geometry); the functions
+ * below take the chapter's table as a course_variants. */
 #ifndef GEMM_HARNESS_H
 #define GEMM_HARNESS_H
 
 #include "host/bench.h"
 #include "host/cli.h"
 #include "host/device.h"
+#include "host/variant.h"
 
 typedef struct {
     int M, N, K;
@@ -19,16 +21,9 @@ typedef struct {
 typedef void (*gemm_launch_fn)(const gemm_call*);
 
 typedef struct {
-    const char* name;
-    int number; /* the kernel's number in the lesson; 0: cuBLAS */
-    const char* adds;
+    course_variant v; /* name, number, description, baseline (cuBLAS), kernel, needs */
     gemm_launch_fn launch;
-    const void* kernel;  /* NULL: cuBLAS */
-    int threads;         /* per block */
-    int dynamic_smem;    /* bytes of dynamic shared memory per block */
-    int sweep;           /* 1: benchmarked at N^3 and (N/2)^3 only */
-    int arch;            /* the compute capability x 10 its code needs (needs.h); 0: any */
-    const char* feature; /* what needs arch: "cp.async" */
+    int sweep; /* 1: benchmarked at N^3 and (N/2)^3 only */
 } gemm_variant;
 
 typedef struct {
@@ -59,25 +54,16 @@ int gemm_float4_ok(const gemm_call* c);
 /* The tolerance on ||C - ref||_F / ||(alpha A B, beta C)||_F for K products a sum. */
 double gemm_tolerance(int K);
 
-/* A variant named, numbered and described, sweep set; launch, kernel and the rest zero (the
- * chapter fills them). */
-void gemm_variant_init(gemm_variant* v, const char* name, int number, const char* adds, int sweep);
+/* Record i of a table whose records begin with a gemm_variant. */
+const gemm_variant* gemm_variant_at(const course_variants* t, int i);
 
 /* Lets every kernel that asks for dynamic shared memory have it (above 48 KiB a kernel must opt
  * in): call once, after the device is open and before any occupancy query or launch. */
-void gemm_configure(const gemm_variant* v, int n);
-
-/* Whether each variant runs on t (needs.h: its arch, threads and dynamic shared memory against
- * the GPU and the build), runs[i] 1 or 0, each one that does not printed with the reason (with
- * --list --gpu, every one). Returns how many run. */
-int gemm_judge(const course_target* t, const gemm_variant* v, int n, int* runs);
-
-/* How many of the variants that run (runs[i]) are the course's own kernels, cuBLAS not counted. */
-int gemm_own_kernels(const gemm_variant* v, int n, const int* runs);
+void gemm_configure(const course_variants* t);
 
 /* Static and dynamic shared memory, registers, spills and blocks per SM of a kernel variant. */
 gemm_resources gemm_kernel_resources(const gemm_variant* v);
-void gemm_print_resources(const gemm_variant* v, int n);
+void gemm_print_resources(const course_variants* t);
 
 /* --check: every variant on odd shapes (or --shape, or those within --size), alpha and beta
  * drawn and beta = 0 over NaN, against a double reference; then every kernel against cuBLAS at
@@ -87,19 +73,19 @@ void gemm_print_resources(const gemm_variant* v, int n);
  * Returns how many are left in shapes (which must hold one at least). */
 int gemm_select_check_shapes(const course_args* a, gemm_shape* shapes, int n);
 
-int gemm_run_check(const char* program, const gemm_variant* v, int n, const course_args* a,
+int gemm_run_check(const char* program, const course_variants* t, const course_args* a,
                    int cublas_size);
 
 /* The benchmark's shapes (N^3 from 256^3 doubling, (N/2 + 1)^3, 2N x N/8 x N/2, N/2 x N/2 x N/16;
  * or --shape) and the measurements at each: cuBLAS first, then the variants (--variant: one).
  * Returns how many measurements m holds. */
 int gemm_bench_shapes(const course_args* a, gemm_shape* s);
-int gemm_run_bench(const char* program, const gemm_variant* v, int n, const course_args* a,
+int gemm_run_bench(const char* program, const course_variants* t, const course_args* a,
                    gemm_measurement* m);
 
 int gemm_wrong(const gemm_measurement* x); /* disagrees with cuBLAS (NaN included) */
 void gemm_print_measurements(const gemm_measurement* m, int n);
-void gemm_print_summary(const char* program, const course_device* dev, const gemm_variant* v,
-                        int nv, const gemm_measurement* m, int n, const course_args* a);
+void gemm_print_summary(const char* program, const course_device* dev, const course_variants* t,
+                        const gemm_measurement* m, int n, const course_args* a);
 
 #endif

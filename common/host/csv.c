@@ -59,7 +59,7 @@ void csv_table_open(csv_table* t, const char* path, const course_device* dev,
     t->next = 0;
 }
 
-static const char* const KIND_NAMES[] = {"text", "an integer", "a real number"};
+static const char* const KIND_NAMES[] = {"text", "an integer", "a real number", "a real number"};
 
 /* The column the field fills, checked: its name and kind are the call's, and it exists. */
 static const csv_column* next_column(csv_table* t, const char* name, csv_kind kind) {
@@ -68,7 +68,7 @@ static const csv_column* next_column(csv_table* t, const char* name, csv_kind ki
     const csv_column* c = &t->columns[t->next];
     if (strcmp(c->name, name))
         die("%s: column %d is '%s', not '%s'", t->path, t->next + 1, c->name, name);
-    if (c->kind != kind)
+    if (c->kind != kind && !(kind == CSV_REAL && c->kind == CSV_SIGNIFICANT))
         die("%s: column '%s' holds %s, not %s", t->path, name, KIND_NAMES[c->kind],
             KIND_NAMES[kind]);
     if (t->next++) fputc(',', t->f);
@@ -87,7 +87,7 @@ void csv_int(csv_table* t, const char* name, long long value) {
 
 void csv_real(csv_table* t, const char* name, double value) {
     const csv_column* c = next_column(t, name, CSV_REAL);
-    fprintf(t->f, "%.*f", c->decimals, value);
+    fprintf(t->f, c->kind == CSV_SIGNIFICANT ? "%.*g" : "%.*f", c->digits, value);
 }
 
 void csv_end_row(csv_table* t) {

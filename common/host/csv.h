@@ -41,12 +41,17 @@ const char* csv_field(const char* s);
 /* Closes the file; exits with a message if anything failed to be written. */
 void csv_close(FILE* f, const char* path);
 
-typedef enum { CSV_TEXT, CSV_INT, CSV_REAL } csv_kind;
+typedef enum {
+    CSV_TEXT,
+    CSV_INT,
+    CSV_REAL,       /* digits after the point (%.*f) */
+    CSV_SIGNIFICANT /* significant digits (%.*g): an error, a ratio of any size */
+} csv_kind;
 
 typedef struct {
     const char* name;
     csv_kind kind;
-    int decimals; /* CSV_REAL: digits after the point */
+    int digits; /* CSV_REAL, CSV_SIGNIFICANT */
 } csv_column;
 
 typedef struct {
@@ -61,7 +66,8 @@ typedef struct {
 void csv_table_open(csv_table* t, const char* path, const course_device* dev,
                     const char* command_line, const csv_column* columns, int n_columns);
 
-/* The next field of the row, which must be column `name`, of the kind the call names. */
+/* The next field of the row, which must be column `name`, of the kind the call names (csv_real:
+ * CSV_REAL or CSV_SIGNIFICANT). */
 void csv_text(csv_table* t, const char* name, const char* value);
 void csv_int(csv_table* t, const char* name, long long value);
 void csv_real(csv_table* t, const char* name, double value);

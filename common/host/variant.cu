@@ -79,28 +79,39 @@ int course_chapter_verdict(const course_target* t, int own, const char* variant,
     return *why ? EXIT_SKIPPED : EXIT_OK;
 }
 
-int course_variants_begin(const course_cli* cli, const course_args* a, course_variants* v,
-                          const char* what, course_device* dev, course_target* target) {
+int course_variants_list(const course_cli* cli, const course_args* a, const course_variants* v) {
     if (a->variant && course_find_variant(v, a->variant) < 0)
         return course_usage_error(cli, "no variant '%s' (see --list)", a->variant);
+    if (!a->list) return -1;
+    course_print_variants(v);
+    course_target target;
+    if (course_target_of_table(a->gpu, &target)) {
+        int* runs = (int*)calloc((size_t)v->n + 1, sizeof *runs);
+        if (!runs) die("out of host memory");
+        course_chapter_verdict(&target, course_judge(&target, v, runs), NULL, 1);
+        free(runs);
+    }
+    return EXIT_OK;
+}
+
+int course_variants_open(const course_args* a, course_variants* v, const char* what,
+                         course_device* dev, course_target* target) {
+    int rc = course_device_open(dev, 7, 5, what);
+    if (rc != EXIT_OK) return rc;
+    course_device_print(dev);
+    course_target_of_device(dev, target);
     int* runs = (int*)calloc((size_t)v->n + 1, sizeof *runs);
     if (!runs) die("out of host memory");
-    int rc = -1;
-    if (a->list) {
-        course_print_variants(v);
-        if (course_target_of_table(a->gpu, target))
-            course_chapter_verdict(target, course_judge(target, v, runs), NULL, 1);
-        rc = EXIT_OK;
-    } else if ((rc = course_device_open(dev, 7, 5, what)) == EXIT_OK) {
-        course_device_print(dev);
-        course_target_of_device(dev, target);
-        const int own = course_judge(target, v, runs);
-        int named_runs = 1;
-        if (a->variant) named_runs = runs[course_find_variant(v, a->variant)];
-        v->n = course_keep(v->records, v->size, v->n, runs);
-        rc = course_chapter_verdict(target, own, a->variant, named_runs);
-        if (rc == EXIT_OK) rc = -1;
-    }
+    const int own = course_judge(target, v, runs);
+    const int named_runs = a->variant ? runs[course_find_variant(v, a->variant)] : 1;
+    v->n = course_keep(v->records, v->size, v->n, runs);
     free(runs);
-    return rc;
+    rc = course_chapter_verdict(target, own, a->variant, named_runs);
+    return rc == EXIT_OK ? -1 : rc;
+}
+
+int course_variants_begin(const course_cli* cli, const course_args* a, course_variants* v,
+                          const char* what, course_device* dev, course_target* target) {
+    const int rc = course_variants_list(cli, a, v);
+    return rc >= 0 ? rc : course_variants_open(a, v, what, dev, target);
 }

@@ -91,6 +91,12 @@ void course_print_verdict(const course_target* t, const char* name, const course
 int course_variants_begin(const course_cli* cli, const course_args* a, course_variants* v,
                           const char* what, course_device* dev, course_target* target);
 
+/* course_variants_begin in its two halves, for a chapter that prints the CPU part of its lesson
+ * between them (before a GPU is asked for): the name and --list; then the device and verdicts. */
+int course_variants_list(const course_cli* cli, const course_args* a, const course_variants* v);
+int course_variants_open(const course_args* a, course_variants* v, const char* what,
+                         course_device* dev, course_target* target);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,9 @@
 /* The CSV column table: the header made of the columns' names, each field where its column is,
  * in the column's format; and a field given to the wrong column stops the program (--misnamed,
  * run by common.csv_misnamed, which expects the message and exit 1). */
+/* mkstemp, fdopen: POSIX, not C11. */
+#define _POSIX_C_SOURCE 200809L
+
 #include "host/csv.h"
 #include "host/test_util.h"
 
