@@ -20,11 +20,14 @@
 static void print_usage(const course_cli* cli, FILE* out) {
     static const char* const shapes[] = {"", "", "RxC", "MxNxK"};
     const char* shape = cli->shape_dims == 2 || cli->shape_dims == 3 ? shapes[cli->shape_dims] : "";
-    char gpus[256];
+    char gpus[256], parts[128] = "";
     course_known_gpu_keys(gpus, sizeof gpus);
+    for (int p = 0; p < COURSE_MAX_PARTS && cli->parts[p]; ++p)
+        snprintf(parts + strlen(parts), sizeof parts - strlen(parts), "%s%s", p ? ", " : "",
+                 cli->parts[p]);
     fprintf(out,
             "usage: %s [--check] [--bench] [--csv FILE] [--size N]%s%s%s [--reps N]\n"
-            "       %*s [--variant NAME] [--seed N] [--list [--gpu NAME]] [--help]\n"
+            "       %*s [--variant NAME]%s [--seed N] [--list [--gpu NAME]] [--help]\n"
             "%s\n"
             "  (no flags)      the lesson: model tables, check of every variant, benchmark,\n"
             "                  summary\n"
@@ -33,8 +36,8 @@ static void print_usage(const course_cli* cli, FILE* out) {
             "  --csv FILE      write the measurements to FILE (not with --check or --list)\n"
             "  --size N        %s (default %ld, at most %ld)\n",
             cli->program, *shape ? " [--shape " : "", shape, *shape ? "]" : "",
-            (int)strlen(cli->program), "", cli->summary, cli->size, cli->default_size,
-            cli->max_size);
+            (int)strlen(cli->program), "", *parts ? " [--part NAME]" : "", cli->summary, cli->size,
+            cli->default_size, cli->max_size);
     if (*shape)
         fprintf(out,
                 "  --shape %-7s the check or the benchmark at this shape only (each dimension 1\n"
@@ -44,12 +47,15 @@ static void print_usage(const course_cli* cli, FILE* out) {
             "  --reps N        timed repetitions per measurement (default %ld, at most %d)\n"
             "  --seed N        random seed of the check's and benchmark's inputs (default: fresh\n"
             "                  each run; every run prints it)\n"
-            "  --variant NAME  run one variant only (see --list)\n"
+            "  --variant NAME  run one variant only (see --list)\n",
+            cli->default_reps, COURSE_MAX_REPS);
+    if (*parts) fprintf(out, "  --part NAME     run one part of the chapter only (%s)\n", parts);
+    fprintf(out,
             "  --list          list the variants and exit\n"
             "  --gpu NAME      with --list: which variants would run on that GPU, and why not\n"
             "                  (%s)\n"
             "exit codes: 0 ok, 1 a check failed, 2 usage error, 77 skipped (no suitable GPU)\n",
-            cli->default_reps, COURSE_MAX_REPS, gpus);
+            gpus);
 }
 
 int course_tool_usage_error(const char* tool, const char* usage, const char* fmt, ...) {
@@ -173,11 +179,12 @@ enum {
     F_SEED,
     F_SHAPE,
     F_GPU,
+    F_PART,
     F_COUNT
 };
 static const char* const flag_names[F_COUNT] = {"--check", "--bench",   "--list", "--help",
                                                 "--csv",   "--variant", "--size", "--reps",
-                                                "--seed",  "--shape",   "--gpu"};
+                                                "--seed",  "--shape",   "--gpu",  "--part"};
 
 /* --size or --reps: a whole number from 1 to max. */
 static int parse_count(const course_cli* cli, const char* flag, const char* v, long min, long max,
@@ -262,7 +269,14 @@ int course_parse_args(const course_cli* cli, int argc, char** argv, course_args*
             a->csv = v;
         } else if (k == F_VARIANT)
             a->variant = v;
-        else if (k == F_GPU) {
+        else if (k == F_PART) {
+            int p = 0;
+            while (p < COURSE_MAX_PARTS && cli->parts[p] && strcmp(cli->parts[p], v)) ++p;
+            if (!cli->parts[0]) return course_usage_error(cli, "this program has no parts");
+            if (p == COURSE_MAX_PARTS || !cli->parts[p])
+                return course_usage_error(cli, "--part: no part '%s' (see --help)", v);
+            a->part = v;
+        } else if (k == F_GPU) {
             if (!course_known_gpu(v)) {
                 char gpus[256];
                 course_known_gpu_keys(gpus, sizeof gpus);

@@ -1,7 +1,8 @@
 /* The command line every chapter program shares (CONTRIBUTING.md, section 3):
  *   NN_topic [--check] [--bench] [--csv FILE] [--size N] [--shape RxC|MxNxK] [--reps N] [--seed N]
- *            [--variant NAME] [--list [--gpu NAME]] [--help]
- * (--shape only where the chapter takes one: its matrix shape, RxC or MxNxK, K from 0.)
+ *            [--variant NAME] [--part NAME] [--list [--gpu NAME]] [--help]
+ * (--shape only where the chapter takes one: its matrix shape, RxC or MxNxK, K from 0; --part only
+ * where the chapter has parts: the part's name.)
  * Parsing is strict: an unknown or repeated flag, a missing value (or one starting with -, a
  * forgotten value), a number with anything but digits or above the program's limit (a negative
  * one says so, not that it is missing), --check or --list with --csv, and a --csv file, or a
@@ -17,7 +18,7 @@ extern "C" {
 #endif
 
 /* The most side files a program writes beside --csv FILE; the longest path of one. */
-enum { COURSE_MAX_SIDE_FILES = 4, COURSE_PATH_MAX = 4096 };
+enum { COURSE_MAX_SIDE_FILES = 4, COURSE_PATH_MAX = 4096, COURSE_MAX_PARTS = 4 };
 
 typedef struct {
     int check, bench, list, help;
@@ -27,6 +28,7 @@ typedef struct {
     long reps;               /* 0: the chapter's default */
     const char* variant;     /* NULL: every variant */
     const char* gpu;         /* --gpu NAME (with --list): a GPU of course_known_gpus, else NULL */
+    const char* part;        /* --part NAME: one of course_cli.parts, else NULL (every part) */
     unsigned long long seed; /* of the check's and benchmark's inputs: --seed, else the clock */
     int seed_given;
     long shape[3]; /* --shape, else zeros */
@@ -47,6 +49,9 @@ typedef struct {
      * x_banks.csv, course_side_path), up to the first NULL: the parser checks each as it checks
      * FILE, so that a blocked one is a usage error before any work, not a failure after it. */
     const char* side_files[COURSE_MAX_SIDE_FILES];
+    /* The parts of a chapter in several (08: "stencil", "sgemm", "tensor"), up to the first NULL:
+     * --part NAME runs one; a chapter without parts refuses the flag. */
+    const char* parts[COURSE_MAX_PARTS];
 } course_cli;
 
 /* The largest --reps any program accepts. */

@@ -12,9 +12,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const course_cli CLI = {"test_cli", "A test.", "elements", 1000, 7, 5000, 0, 0, 0, {NULL}};
-static const course_cli SHAPED = {"test_cli", "A test.", "elements", 1000, 7,
-                                  5000,       2,         4096,       0,    {NULL}};
+static const course_cli CLI = {.program = "test_cli",
+                               .summary = "A test.",
+                               .size = "elements",
+                               .default_size = 1000,
+                               .default_reps = 7,
+                               .max_size = 5000};
+static const course_cli SHAPED = {.program = "test_cli",
+                                  .summary = "A test.",
+                                  .size = "elements",
+                                  .default_size = 1000,
+                                  .default_reps = 7,
+                                  .max_size = 5000,
+                                  .shape_dims = 2,
+                                  .max_dim = 4096};
 static const course_cli* cli = &CLI; /* the program under test */
 
 /* The arguments of `line`, split on spaces, after argv[0] "test_cli". */
@@ -118,8 +129,14 @@ static void test_csv_path(void) {
 /* A negative number is a bad number, not a forgotten value: the message says what the flag takes.
  * A value that looks like a flag still is a forgotten one. */
 static void test_negative(void) {
-    static const course_cli GEMM = {"test_cli", "A test.", "elements", 1000, 7,
-                                    5000,       3,         4096,       0,    {NULL}};
+    static const course_cli GEMM = {.program = "test_cli",
+                                    .summary = "A test.",
+                                    .size = "elements",
+                                    .default_size = 1000,
+                                    .default_reps = 7,
+                                    .max_size = 5000,
+                                    .shape_dims = 3,
+                                    .max_dim = 4096};
     course_args a;
     char err[512];
     static const char* const bad[][2] = {
@@ -142,8 +159,13 @@ static void test_negative(void) {
 /* The side files beside --csv FILE: one derivation (course_side_path), each checked by the
  * parser as FILE is, and named in the message. */
 static void test_side_files(void) {
-    static const course_cli SIDES = {"test_cli", "A test.", "elements", 1000, 7,
-                                     5000,       0,         0,          0,    {"_banks", "_hgemm"}};
+    static const course_cli SIDES = {.program = "test_cli",
+                                     .summary = "A test.",
+                                     .size = "elements",
+                                     .default_size = 1000,
+                                     .default_reps = 7,
+                                     .max_size = 5000,
+                                     .side_files = {"_banks", "_hgemm"}};
     course_args a;
     char out[32], err[512];
     static const char* const derived[][2] = {
@@ -210,8 +232,14 @@ static void test_shape(void) {
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
         EXPECT(parse(&a, bad[i]) == EXIT_USAGE, "'%s' accepted", bad[i]);
     /* MxNxK: a GEMM's K may be 0 (C = beta C), M and N not. */
-    static const course_cli GEMM = {"test_cli", "A test.", "elements", 1000, 7,
-                                    5000,       3,         4096,       0,    {NULL}};
+    static const course_cli GEMM = {.program = "test_cli",
+                                    .summary = "A test.",
+                                    .size = "elements",
+                                    .default_size = 1000,
+                                    .default_reps = 7,
+                                    .max_size = 5000,
+                                    .shape_dims = 3,
+                                    .max_dim = 4096};
     cli = &GEMM;
     EXPECT(parse(&a, "--check --shape 64x33x0") == -1 && a.shape[0] == 64 && a.shape[1] == 33 &&
                a.shape[2] == 0,
@@ -226,9 +254,40 @@ static void test_shape(void) {
 }
 
 /* --size 0: valid only where the program says so (07: the sum of nothing). */
+/* --part: one of the program's parts by name; a program without parts refuses it. */
+static void test_parts(void) {
+    static const course_cli PARTS = {.program = "test_cli",
+                                     .summary = "A test.",
+                                     .size = "elements",
+                                     .default_size = 1000,
+                                     .default_reps = 7,
+                                     .max_size = 5000,
+                                     .parts = {"stencil", "sgemm", "tensor"}};
+    course_args a;
+    char err[512];
+    EXPECT(parse(&a, "--check") == -1 && !a.part, "no --part: every part");
+    EXPECT(parse_err(&a, "--part sgemm", err, sizeof err) == EXIT_USAGE &&
+               strstr(err, "this program has no parts"),
+           "--part where there are none: %s", err);
+    cli = &PARTS;
+    EXPECT(parse(&a, "--check --part sgemm") == -1 && !strcmp(a.part, "sgemm"), "--part sgemm");
+    EXPECT(parse(&a, "--part tensor --list") == -1 && !strcmp(a.part, "tensor"), "--part tensor");
+    EXPECT(parse_err(&a, "--part hgemm", err, sizeof err) == EXIT_USAGE &&
+               strstr(err, "no part 'hgemm'"),
+           "an unknown part: %s", err);
+    EXPECT(parse(&a, "--part") == EXIT_USAGE, "--part without a name");
+    EXPECT(parse(&a, "--part stencil --part sgemm") == EXIT_USAGE, "--part twice");
+    cli = &CLI;
+}
+
 static void test_size_zero(void) {
-    static const course_cli ZERO_OK = {"test_cli", "A test.", "elements", 1000, 7,
-                                       5000,       0,         0,          1,    {NULL}};
+    static const course_cli ZERO_OK = {.program = "test_cli",
+                                       .summary = "A test.",
+                                       .size = "elements",
+                                       .default_size = 1000,
+                                       .default_reps = 7,
+                                       .max_size = 5000,
+                                       .size_zero_ok = 1};
     course_args a;
     EXPECT(parse(&a, "--check --size 0") == EXIT_USAGE, "--size 0 where it is not valid");
     cli = &ZERO_OK;
@@ -311,6 +370,7 @@ int main(int argc, char** argv) {
                spaced[i][2]);
     test_shape();
     test_size_zero();
+    test_parts();
     test_command_line();
     test_csv_path();
     test_side_files();
