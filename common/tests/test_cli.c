@@ -12,20 +12,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const course_cli CLI = {.program = "test_cli",
-                               .summary = "A test.",
-                               .size = "elements",
-                               .default_size = 1000,
-                               .default_reps = 7,
-                               .max_size = 5000};
-static const course_cli SHAPED = {.program = "test_cli",
-                                  .summary = "A test.",
-                                  .size = "elements",
-                                  .default_size = 1000,
-                                  .default_reps = 7,
-                                  .max_size = 5000,
-                                  .shape_dims = 2,
-                                  .max_dim = 4096};
+/* The program under test: its course_cli, then variations of it. */
+static course_cli program(void) {
+    const course_cli c = {.program = "test_cli",
+                          .summary = "A test.",
+                          .size = "elements",
+                          .default_size = 1000,
+                          .default_reps = 7,
+                          .max_size = 5000};
+    return c;
+}
+static course_cli CLI;               /* program(), set in main */
 static const course_cli* cli = &CLI; /* the program under test */
 
 /* The arguments of `line`, split on spaces, after argv[0] "test_cli". */
@@ -129,14 +126,9 @@ static void test_csv_path(void) {
 /* A negative number is a bad number, not a forgotten value: the message says what the flag takes.
  * A value that looks like a flag still is a forgotten one. */
 static void test_negative(void) {
-    static const course_cli GEMM = {.program = "test_cli",
-                                    .summary = "A test.",
-                                    .size = "elements",
-                                    .default_size = 1000,
-                                    .default_reps = 7,
-                                    .max_size = 5000,
-                                    .shape_dims = 3,
-                                    .max_dim = 4096};
+    course_cli gemm = program();
+    gemm.shape_dims = 3;
+    gemm.max_dim = 4096;
     course_args a;
     char err[512];
     static const char* const bad[][2] = {
@@ -149,7 +141,7 @@ static void test_negative(void) {
         {"--size -x", "--size needs a value"},
         {"--csv -3", "--csv needs a value"},
         {"--variant -1", "--variant needs a value"}};
-    cli = &GEMM;
+    cli = &gemm;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
         EXPECT(parse_err(&a, bad[i][0], err, sizeof err) == EXIT_USAGE && strstr(err, bad[i][1]),
                "'%s' said '%s', want '%s'", bad[i][0], err, bad[i][1]);
@@ -159,13 +151,9 @@ static void test_negative(void) {
 /* The side files beside --csv FILE: one derivation (course_side_path), each checked by the
  * parser as FILE is, and named in the message. */
 static void test_side_files(void) {
-    static const course_cli SIDES = {.program = "test_cli",
-                                     .summary = "A test.",
-                                     .size = "elements",
-                                     .default_size = 1000,
-                                     .default_reps = 7,
-                                     .max_size = 5000,
-                                     .side_files = {"_banks", "_hgemm"}};
+    course_cli sides = program();
+    sides.side_files[0] = "_banks";
+    sides.side_files[1] = "_hgemm";
     course_args a;
     char out[32], err[512];
     static const char* const derived[][2] = {
@@ -186,7 +174,7 @@ static void test_side_files(void) {
     snprintf(side, sizeof side, "%s/x_hgemm.csv", dir);
     EXPECT(!mkdir(dir, 0700), "cannot create %s", dir);
     snprintf(line, sizeof line, "--bench --csv %s/x.csv", dir);
-    cli = &SIDES;
+    cli = &sides;
     EXPECT(parse(&a, line) == -1, "'%s' refused with no side file in the way", line);
     EXPECT(!mkdir(side, 0700), "cannot create %s", side); /* x_hgemm.csv taken by a directory */
     EXPECT(parse_err(&a, line, err, sizeof err) == EXIT_USAGE && strstr(err, side) &&
@@ -196,7 +184,7 @@ static void test_side_files(void) {
     EXPECT(parse(&a, line) == -1, "'%s' refused where no side file is written", line);
     rmdir(side);
     snprintf(line, sizeof line, "--bench --csv %s/none/x.csv", dir);
-    cli = &SIDES;
+    cli = &sides;
     EXPECT(parse(&a, line) == EXIT_USAGE, "'%s' accepted", line);
     cli = &CLI;
     rmdir(dir);
@@ -206,7 +194,10 @@ static void test_side_files(void) {
 static void test_shape(void) {
     course_args a;
     EXPECT(parse(&a, "--shape 3x5") == EXIT_USAGE, "--shape taken by a program without one");
-    cli = &SHAPED;
+    course_cli shaped = program();
+    shaped.shape_dims = 2;
+    shaped.max_dim = 4096;
+    cli = &shaped;
     EXPECT(parse(&a, "--check --shape 4096x1") == -1 && a.shape_given && a.shape[0] == 4096 &&
                a.shape[1] == 1,
            "--shape 4096x1");
@@ -231,16 +222,11 @@ static void test_shape(void) {
                          "--shape 99999999999999999999999x1"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
         EXPECT(parse(&a, bad[i]) == EXIT_USAGE, "'%s' accepted", bad[i]);
-    /* MxNxK: a GEMM's K may be 0 (C = beta C), M and N not. */
-    static const course_cli GEMM = {.program = "test_cli",
-                                    .summary = "A test.",
-                                    .size = "elements",
-                                    .default_size = 1000,
-                                    .default_reps = 7,
-                                    .max_size = 5000,
-                                    .shape_dims = 3,
-                                    .max_dim = 4096};
-    cli = &GEMM;
+    /* MxNxK: a gemm's K may be 0 (C = beta C), M and N not. */
+    course_cli gemm = program();
+    gemm.shape_dims = 3;
+    gemm.max_dim = 4096;
+    cli = &gemm;
     EXPECT(parse(&a, "--check --shape 64x33x0") == -1 && a.shape[0] == 64 && a.shape[1] == 33 &&
                a.shape[2] == 0,
            "--shape 64x33x0");
@@ -256,20 +242,17 @@ static void test_shape(void) {
 /* --size 0: valid only where the program says so (07: the sum of nothing). */
 /* --part: one of the program's parts by name; a program without parts refuses it. */
 static void test_parts(void) {
-    static const course_cli PARTS = {.program = "test_cli",
-                                     .summary = "A test.",
-                                     .size = "elements",
-                                     .default_size = 1000,
-                                     .default_reps = 7,
-                                     .max_size = 5000,
-                                     .parts = {"stencil", "sgemm", "tensor"}};
+    course_cli parted = program();
+    parted.parts[0] = "stencil";
+    parted.parts[1] = "sgemm";
+    parted.parts[2] = "tensor";
     course_args a;
     char err[512];
     EXPECT(parse(&a, "--check") == -1 && !a.part, "no --part: every part");
     EXPECT(parse_err(&a, "--part sgemm", err, sizeof err) == EXIT_USAGE &&
                strstr(err, "this program has no parts"),
            "--part where there are none: %s", err);
-    cli = &PARTS;
+    cli = &parted;
     EXPECT(parse(&a, "--check --part sgemm") == -1 && !strcmp(a.part, "sgemm"), "--part sgemm");
     EXPECT(parse(&a, "--part tensor --list") == -1 && !strcmp(a.part, "tensor"), "--part tensor");
     EXPECT(parse_err(&a, "--part hgemm", err, sizeof err) == EXIT_USAGE &&
@@ -281,16 +264,11 @@ static void test_parts(void) {
 }
 
 static void test_size_zero(void) {
-    static const course_cli ZERO_OK = {.program = "test_cli",
-                                       .summary = "A test.",
-                                       .size = "elements",
-                                       .default_size = 1000,
-                                       .default_reps = 7,
-                                       .max_size = 5000,
-                                       .size_zero_ok = 1};
+    course_cli zero_ok = program();
+    zero_ok.size_zero_ok = 1;
     course_args a;
     EXPECT(parse(&a, "--check --size 0") == EXIT_USAGE, "--size 0 where it is not valid");
-    cli = &ZERO_OK;
+    cli = &zero_ok;
     EXPECT(parse(&a, "--check --size 0") == -1 && a.size == 0 && a.size_given, "--size 0");
     EXPECT(parse(&a, "--check") == -1 && a.size == 1000 && !a.size_given, "no --size");
     EXPECT(parse(&a, "--size -1") == EXIT_USAGE, "--size -1");
@@ -299,6 +277,7 @@ static void test_size_zero(void) {
 
 int main(int argc, char** argv) {
     if (test_no_arguments(argc, argv)) return EXIT_USAGE;
+    CLI = program();
     course_args a;
     test_parse_unsigned();
     EXPECT(parse(&a, "") == -1 && a.size == 1000 && a.reps == 7 && !a.check && !a.csv &&
