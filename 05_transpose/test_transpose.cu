@@ -7,6 +7,7 @@
  *          without a GPU. */
 #include "transpose.h"
 #include "transpose_kernels.cuh"
+#include "host/buffers.h"
 #include "host/check.h"
 #include "host/device.h"
 #include "host/rng.h"
@@ -14,7 +15,8 @@
 
 #include <stdlib.h>
 
-enum { TR = 64, TC = 64, NT = 256 };
+/* The exercise's kernel 7: a 64 x 64 float tile, 256 threads. */
+enum { TILE_ROWS = 64, TILE_COLS = 64, THREADS = 256 };
 
 struct exercise_slot_fn {
     __host__ __device__ unsigned operator()(unsigned row, unsigned col) const {
@@ -27,12 +29,12 @@ static unsigned host_slot(unsigned row, unsigned col) {
 }
 
 static void test_cpu(void) {
-    static int used[TR * TC];
+    static int used[TILE_ROWS * TILE_COLS];
     int outside = 0, shared = 0, split = 0;
-    for (unsigned r = 0; r < TC; ++r)
-        for (unsigned c = 0; c < TR; ++c) {
+    for (unsigned r = 0; r < TILE_COLS; ++r)
+        for (unsigned c = 0; c < TILE_ROWS; ++c) {
             unsigned s = exercise_slot(r, c);
-            if (s >= TR * TC)
+            if (s >= TILE_ROWS * TILE_COLS)
                 ++outside;
             else if (used[s]++)
                 ++shared;
@@ -44,7 +46,7 @@ static void test_cpu(void) {
            outside, shared);
     EXPECT(split == 0, "%d elements not at their unit's start + column %% 4, the unit aligned to 4",
            split);
-    const vec_geometry g = {4, TR, TC, NT};
+    const vec_geometry g = {4, TILE_ROWS, TILE_COLS, THREADS};
     smem_cost c;
     if (outside || split) return; /* the model needs aligned units inside the tile */
     EXPECT(vec_model(&g, host_slot, &c) == 0, "the model rejects the accesses");
@@ -64,28 +66,26 @@ static int test_gpu(void) {
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k) {
         const int rows = shapes[k][0], cols = shapes[k][1];
         const size_t n = (size_t)rows * cols;
-        float *h_in = (float*)malloc(n * 4), *h_out = (float*)malloc(n * 4), *d_in, *d_out;
-        if (!h_in || !h_out) die("out of host memory");
+        course_buffer in = course_buffer_alloc(n * sizeof(float)),
+                      out = course_buffer_alloc(n * sizeof(float));
+        float *h_in = (float*)in.host, *h_want = (float*)malloc(n * sizeof(float));
+        if (!h_want) die("out of host memory");
         for (size_t i = 0; i < n; ++i) h_in[i] = (float)(rng_u32(&seed) % 1000000);
-        CUDA_CHECK(cudaMalloc(&d_in, n * 4));
-        CUDA_CHECK(cudaMalloc(&d_out, n * 4));
-        CUDA_CHECK(cudaMemcpy(d_in, h_in, n * 4, cudaMemcpyHostToDevice));
-        CUDA_CHECK(cudaMemset(d_out, 0xff, n * 4)); /* NaN: never equal to an input */
-        transpose_vec<float, TR, TC, NT, exercise_slot_fn>
-            <<<tile_grid(WRITE_ORDER, rows, cols, TR, TC), NT>>>(d_in, d_out, rows, cols);
+        for (size_t i = 0; i < n; ++i) h_want[i % cols * rows + i / cols] = h_in[i];
+        course_buffer_upload(&in);
+        course_buffer_poison(&out); /* NaN: never equal to an input */
+        transpose_vec<float, TILE_ROWS, TILE_COLS, THREADS, exercise_slot_fn>
+            <<<tile_grid(WRITE_ORDER, rows, cols, TILE_ROWS, TILE_COLS), THREADS>>>(
+                (const float*)in.dev, (float*)out.dev, rows, cols);
         CUDA_CHECK_LAUNCH();
-        CUDA_CHECK(cudaMemcpy(h_out, d_out, n * 4, cudaMemcpyDeviceToHost));
-        size_t wrong = 0, first = 0;
-        for (size_t i = 0; i < n; ++i) {
-            size_t r = i / cols, c = i % cols;
-            if (!(h_out[c * rows + r] == h_in[i]) && !wrong++) first = i;
-        }
-        EXPECT(wrong == 0, "%dx%d: %zu elements wrong, the first at input (%zu, %zu)", rows, cols,
-               wrong, first / cols, first % cols);
-        CUDA_CHECK(cudaFree(d_in));
-        CUDA_CHECK(cudaFree(d_out));
-        free(h_in);
-        free(h_out);
+        course_buffer_download(&out);
+        /* w indexes the output, cols x rows: input element (w % rows, w / rows). */
+        const long long w = course_first_difference(out.host, h_want, n, sizeof(float));
+        EXPECT(w < 0, "%dx%d: wrong output, the first at input (%lld, %lld)", rows, cols, w % rows,
+               w / rows);
+        course_buffer_free(&in);
+        course_buffer_free(&out);
+        free(h_want);
     }
     return EXIT_OK;
 }

@@ -9,12 +9,14 @@
  *   3 transpose_naive_cols  the other way round: coalesced writes, strided reads
  *   4-6 transpose_tile<L>  a 32 x 32 tile through shared memory, so both global sides are
  *                         coalesced; the read-back walks a column of the tile: plain (32-way
- *                         conflict), padded (row stride 33) or XOR (col ^ row),
- * common/model/layout.h 7 transpose_vec       a TR x TC tile; each thread loads V x V micro-blocks
- * with 16-byte loads (V = 4 floats, 2 doubles), transposes them in registers, stores them into the
- * transposed tile with 16-byte stores, and writes whole rows out with 16-byte stores; Swizzle<3,
- * log2 V, log2 TR> keeps both shared-memory sides conflict-free (chapter 04's procedure); its
- * blocks in write order: those in flight write along out's rows.
+ *                         conflict), padded (row stride 33) or XOR (col ^ row), indexed by
+ *                         layout_index (common/model/layout.h)
+ *   7 transpose_vec       a TR x TC tile; each thread loads V x V micro-blocks with 16-byte loads
+ *                         (V = 4 floats, 2 doubles), transposes them in registers, stores them
+ *                         into the transposed tile with 16-byte stores, and writes whole rows
+ *                         out with 16-byte stores; Swizzle<3, log2 V, log2 TR> keeps both
+ *                         shared-memory sides conflict-free (chapter 04's procedure);
+ *                         its blocks in write order: those in flight write along out's rows.
  *
  * Indices are 64-bit where they address the matrix (rows * cols reaches 2^32). */
 #ifndef TRANSPOSE_KERNELS_CUH
@@ -32,27 +34,27 @@ struct alignas(16) pack16 {
 
 /* ---------------------------------------------------------------- kernels 2-6: 32 x 32 tiles */
 
-/* The four tiled scalar kernels share their grid: 32 x 32 tiles, 32 x 8 threads, each thread
- * four elements, rows ty, ty + 8, ty + 16, ty + 24 of its tile. */
-enum { T32 = 32, T32_ROWS_PER_PASS = 8 };
+/* The five scalar kernels (2-6) share their grid: SCALAR_TILE x SCALAR_TILE (32 x 32) tiles,
+ * 32 x 8 threads, each thread four elements, rows ty, ty + 8, ty + 16, ty + 24 of its tile. */
+enum { SCALAR_TILE = 32, SCALAR_TILE_ROWS_PER_PASS = 8 };
 
 template <typename T>
-__global__ void __launch_bounds__(T32* T32_ROWS_PER_PASS)
+__global__ void __launch_bounds__(SCALAR_TILE* SCALAR_TILE_ROWS_PER_PASS)
     transpose_naive_rows(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
-    const int c = blockIdx.x * T32 + threadIdx.x;
-    for (int k = 0; k < T32; k += T32_ROWS_PER_PASS) {
-        const int r = blockIdx.y * T32 + threadIdx.y + k;
+    const int c = blockIdx.x * SCALAR_TILE + threadIdx.x;
+    for (int k = 0; k < SCALAR_TILE; k += SCALAR_TILE_ROWS_PER_PASS) {
+        const int r = blockIdx.y * SCALAR_TILE + threadIdx.y + k;
         if (r < rows && c < cols) out[(size_t)c * rows + r] = in[(size_t)r * cols + c];
     }
 }
 
 template <typename T>
-__global__ void __launch_bounds__(T32* T32_ROWS_PER_PASS)
+__global__ void __launch_bounds__(SCALAR_TILE* SCALAR_TILE_ROWS_PER_PASS)
     transpose_naive_cols(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
     /* Lanes walk r, a row of out: the write is coalesced, the read strides by cols. */
-    const int r = blockIdx.y * T32 + threadIdx.x;
-    for (int k = 0; k < T32; k += T32_ROWS_PER_PASS) {
-        const int c = blockIdx.x * T32 + threadIdx.y + k;
+    const int r = blockIdx.y * SCALAR_TILE + threadIdx.x;
+    for (int k = 0; k < SCALAR_TILE; k += SCALAR_TILE_ROWS_PER_PASS) {
+        const int c = blockIdx.x * SCALAR_TILE + threadIdx.y + k;
         if (r < rows && c < cols) out[(size_t)c * rows + r] = in[(size_t)r * cols + c];
     }
 }
@@ -60,15 +62,16 @@ __global__ void __launch_bounds__(T32* T32_ROWS_PER_PASS)
 /* Lane tx writes tile row ty + k at column tx (a row store, conflict-free in every layout),
  * then reads tile column ty + k at row tx (a column read: the layout decides the conflicts). */
 template <typename T, layout_kind L>
-__global__ void __launch_bounds__(T32* T32_ROWS_PER_PASS)
+__global__ void __launch_bounds__(SCALAR_TILE* SCALAR_TILE_ROWS_PER_PASS)
     transpose_tile(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
-    __shared__ T tile[T32 * (T32 + 1)];
-    const int r0 = blockIdx.y * T32, c0 = blockIdx.x * T32, tx = threadIdx.x, ty = threadIdx.y;
-    for (int k = 0; k < T32; k += T32_ROWS_PER_PASS)
+    __shared__ T tile[SCALAR_TILE * (SCALAR_TILE + 1)];
+    const int r0 = blockIdx.y * SCALAR_TILE, c0 = blockIdx.x * SCALAR_TILE, tx = threadIdx.x,
+              ty = threadIdx.y;
+    for (int k = 0; k < SCALAR_TILE; k += SCALAR_TILE_ROWS_PER_PASS)
         if (r0 + ty + k < rows && c0 + tx < cols)
             tile[layout_index(ty + k, tx, L)] = in[(size_t)(r0 + ty + k) * cols + c0 + tx];
     __syncthreads();
-    for (int k = 0; k < T32; k += T32_ROWS_PER_PASS)
+    for (int k = 0; k < SCALAR_TILE; k += SCALAR_TILE_ROWS_PER_PASS)
         if (c0 + ty + k < cols && r0 + tx < rows)
             out[(size_t)(c0 + ty + k) * rows + r0 + tx] = tile[layout_index(tx, ty + k, L)];
 }
