@@ -8,6 +8,8 @@
 extern "C" {
 #endif
 
+enum { RT = 256 }; /* threads per block: kernels 1-6, the scans, and the model's trees */
+
 /* ---------------------------------------------------------------- the exercise
  * Both run in every thread of a block whose size is a multiple of 32 (at most 1024), all threads
  * calling, with the warp operations of reduce_ops.h (intrinsics on the GPU, the warp simulator on

@@ -1,19 +1,14 @@
 /* Chapter 07's kernels. Each of kernels 1-6 reduces one block's slice of x into out[blockIdx.x]
  * (0 past the end of x); the program calls it again on those partial sums until one is left.
- * Kernel 7 does the whole sum in one launch. */
+ * Kernel 7 does the whole sum in one launch. Every kernel here is the lesson's own: none calls the
+ * exercise (kernel 6 with the exercise's functions is shuffle_exercise.cu). */
 #ifndef REDUCE_KERNELS_CUH
 #define REDUCE_KERNELS_CUH
 
-#include "reduce.h"
+#include "reduce_loads.cuh"
 #include "reduce_ops.h"
 
 #include <stddef.h>
-
-enum { RT = 256 }; /* threads per block, kernels 1-6 */
-
-__device__ __forceinline__ float load_or_zero(const float* x, size_t n, size_t i) {
-    return i < n ? x[i] : 0.0f;
-}
 
 /* ---------------------------------------------------------------- kernel 1: divergent tree
  * At stride s, threads whose index is a multiple of 2s add their partner's value. Every warp
@@ -61,13 +56,6 @@ __global__ void __launch_bounds__(RT) reduce_sequential(const float* x, size_t n
         __syncthreads();
     }
     if (tid == 0) out[blockIdx.x] = sdata[0];
-}
-
-/* Kernels 4-6 start with an add: each thread loads two elements RT apart (a block covers 2 RT),
- * so that half the threads of kernel 3 are not idle from the first step. */
-__device__ __forceinline__ float first_add(const float* x, size_t n) {
-    const size_t i = blockIdx.x * (size_t)(2 * RT) + threadIdx.x;
-    return load_or_zero(x, n, i) + load_or_zero(x, n, i + RT);
 }
 
 /* ---------------------------------------------------------------- kernel 4: first add */
@@ -135,10 +123,32 @@ __global__ void __launch_bounds__(RT) reduce_warp_volatile(const float* x, size_
 
 /* ---------------------------------------------------------------- kernel 6: shuffles
  * Registers instead of the tree: each warp adds its 32 values with five shuffles, and 32 floats
- * of shared memory carry the warp sums across one barrier (the exercise, solution.cu). */
+ * of shared memory carry the warp sums across one barrier. The two functions are the exercise's
+ * answer, written here so that the kernel is whole in one file. */
+
+/* The sum of v over the warp's 32 lanes, in lane 0. Five steps halve the distance: after the one
+ * at 16, lane i holds v(i) + v(i + 16); after the one at 1, lane 0 holds all 32. A lane whose
+ * partner is past lane 31 gets its own value back, and what it adds is never read again. */
+__device__ __forceinline__ float warp_reduce_sum(float v) {
+    for (unsigned d = 16; d > 0; d /= 2) v += __shfl_down_sync(FULL_WARP, v, d);
+    return v;
+}
+
+/* The sum of v over the block (whole warps), in thread 0: lane 0 of each warp parks its warp's sum
+ * in warp_sums (32 floats of shared memory); after the barrier the first warp adds them (0 for the
+ * lanes past the last warp). Called twice with the same warp_sums, it needs a barrier between. */
+__device__ __forceinline__ float block_reduce_sum(float v, float* warp_sums) {
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    v = warp_reduce_sum(v);
+    if (lane == 0) warp_sums[warp] = v;
+    __syncthreads();
+    if (warp == 0) v = warp_reduce_sum(lane < blockDim.x / 32 ? warp_sums[lane] : 0.0f);
+    return v;
+}
+
 __global__ void __launch_bounds__(RT) reduce_shuffle(const float* x, size_t n, float* out) {
     __shared__ float warp_sums[32];
-    const float v = exercise_block_reduce_sum(first_add(x, n), warp_sums);
+    const float v = block_reduce_sum(first_add(x, n), warp_sums);
     if (threadIdx.x == 0) out[blockIdx.x] = v;
 }
 
@@ -192,7 +202,7 @@ __global__ void __launch_bounds__(NT)
     }
     for (size_t t = 4 * n4 + first; t < n; t += stride) v += x[t];
 
-    v = exercise_block_reduce_sum(v, warp_sums);
+    v = block_reduce_sum(v, warp_sums);
     if (threadIdx.x == 0) {
         partials[blockIdx.x] = v;
         __threadfence(); /* the partial is visible to every block before the count says so */
@@ -203,7 +213,7 @@ __global__ void __launch_bounds__(NT)
     if (is_last) {
         float p = 0.0f;
         for (unsigned b = threadIdx.x; b < gridDim.x; b += NT) p += __ldcg(&partials[b]);
-        p = exercise_block_reduce_sum(p, warp_sums);
+        p = block_reduce_sum(p, warp_sums);
         if (threadIdx.x == 0) {
             *out = p;
             *arrived = 0;

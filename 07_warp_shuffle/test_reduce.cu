@@ -2,10 +2,11 @@
  * integer-valued inputs (exact sums), full and partial warps and blocks.
  *   --cpu  on the warp simulator (warp_sim.h): each thread of a block a host thread, shuffles and
  *          barriers with the GPU's semantics;
- *   --gpu  the same sums in a kernel on the GPU, and kernel 6 (reduce_shuffle) on odd sizes, its
- *          output poisoned first. Exit 77 without a GPU. */
+ *   --gpu  the same sums in a kernel on the GPU (the block sum twice on the same 32 slots, as
+ *          kernel 7's last block calls it), and inside kernel 6 (reduce_shuffle_exercise) on odd
+ *          sizes, its output poisoned first. Exit 77 without a GPU. */
 #include "reduce.h"
-#include "reduce_kernels.cuh"
+#include "shuffle_exercise.cuh"
 #include "warp_sim.h"
 #include "host/check.h"
 #include "host/device.h"
@@ -113,14 +114,20 @@ static void test_cpu(void) {
 
 /* ---------------------------------------------------------------- on the GPU */
 
-/* Thread tid adds values[tid] (value_of, written by the host); the 32 slots start as NaN, so that
- * one no warp fills must not be added. */
+/* Thread tid adds values[tid] (value_of, written by the host), into out[0]; then, after a
+ * barrier, -2 values[tid] on the same 32 slots (what kernel 7's last block does), into out[1].
+ * The slots start as NaN, so that one no warp fills must not be added. */
 __global__ void block_sum_from(const float* values, float* out) {
     __shared__ float warp_sums[32];
     if (threadIdx.x < 32) warp_sums[threadIdx.x] = __int_as_float(0x7fffffff);
     __syncthreads();
-    const float s = exercise_block_reduce_sum(values[threadIdx.x], warp_sums);
-    if (threadIdx.x == 0) out[0] = s;
+    const float first = exercise_block_reduce_sum(values[threadIdx.x], warp_sums);
+    __syncthreads();
+    const float second = exercise_block_reduce_sum(-2.0f * values[threadIdx.x], warp_sums);
+    if (threadIdx.x == 0) {
+        out[0] = first;
+        out[1] = second;
+    }
 }
 
 static int test_gpu(void) {
@@ -136,24 +143,22 @@ static int test_gpu(void) {
         float h[1024];
         for (int t = 0; t < threads; ++t) h[t] = value_of(t, filled, seed);
         CUDA_CHECK(cudaMemcpy(d_values, h, threads * sizeof(float), cudaMemcpyHostToDevice));
-        CUDA_CHECK(cudaMemset(d_out, 0xff, sizeof(float)));
+        CUDA_CHECK(cudaMemset(d_out, 0xff, 2 * sizeof(float)));
         block_sum_from<<<1, threads>>>(d_values, d_out);
         CUDA_CHECK_LAUNCH();
-        float got;
-        CUDA_CHECK(cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost));
+        float got[2];
+        CUDA_CHECK(cudaMemcpy(got, d_out, sizeof got, cudaMemcpyDeviceToHost));
         const long long want = expected_sum(threads, filled, seed);
-        EXPECT(got == (float)want, "GPU block sum, %d threads (%d filled): %g, not %lld", threads,
-               filled, got, want);
+        EXPECT(got[0] == (float)want, "GPU block sum, %d threads (%d filled): %g, not %lld",
+               threads, filled, got[0], want);
+        EXPECT(got[1] == (float)(-2 * want),
+               "GPU block sum called again on the same slots, %d threads (%d filled): %g, not %lld",
+               threads, filled, got[1], -2 * want);
     }
-    /* Kernel 6, one pass: partial sums of 2 x 256 elements per block, added here. Kernel 7: the
-     * whole sum, its last block calling the block sum a second time with the same 32 slots. */
+    /* Kernel 6 with the exercise's block sum, one pass: partial sums of 2 x 256 elements per
+     * block, added here. */
     static const size_t sizes[] = {1, 31, 33, 511, 512, 513, 100003};
     unsigned long long seed = 7070;
-    float* d_partials;
-    unsigned* d_arrived;
-    CUDA_CHECK(cudaMalloc(&d_partials, 64 * sizeof(float)));
-    CUDA_CHECK(cudaMalloc(&d_arrived, sizeof(unsigned)));
-    CUDA_CHECK(cudaMemset(d_arrived, 0, sizeof(unsigned)));
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
         const size_t n = sizes[k], blocks = (n + 2 * RT - 1) / (2 * RT);
         float* x = (float*)malloc(n * sizeof(float));
@@ -166,26 +171,16 @@ static int test_gpu(void) {
         CUDA_CHECK(cudaMalloc(&d_x, n * sizeof(float)));
         CUDA_CHECK(cudaMemcpy(d_x, x, n * sizeof(float), cudaMemcpyHostToDevice));
         CUDA_CHECK(cudaMemset(d_out, 0xff, blocks * sizeof(float)));
-        reduce_shuffle<<<(unsigned)blocks, RT>>>(d_x, n, d_out);
+        reduce_shuffle_exercise<<<(unsigned)blocks, RT>>>(d_x, n, d_out);
         CUDA_CHECK_LAUNCH();
         CUDA_CHECK(cudaMemcpy(partial, d_out, blocks * sizeof(float), cudaMemcpyDeviceToHost));
         double got = 0;
         for (size_t b = 0; b < blocks; ++b) got += partial[b];
         EXPECT(got == (double)want, "kernel 6 on %zu elements: %g, not %lld", n, got, want);
-        const unsigned grid = n / 4096 + 1 < 64 ? (unsigned)(n / 4096 + 1) : 64;
-        CUDA_CHECK(cudaMemset(d_out, 0xff, sizeof(float)));
-        reduce_one_pass<256, 4><<<grid, 256>>>(d_x, n, d_partials, d_arrived, d_out);
-        CUDA_CHECK_LAUNCH();
-        float one;
-        CUDA_CHECK(cudaMemcpy(&one, d_out, sizeof one, cudaMemcpyDeviceToHost));
-        EXPECT(one == (float)want, "kernel 7 on %zu elements (%u blocks): %g, not %lld", n, grid,
-               one, want);
         CUDA_CHECK(cudaFree(d_x));
         free(x);
         free(partial);
     }
-    CUDA_CHECK(cudaFree(d_partials));
-    CUDA_CHECK(cudaFree(d_arrived));
     CUDA_CHECK(cudaFree(d_values));
     CUDA_CHECK(cudaFree(d_out));
     return EXIT_OK;
