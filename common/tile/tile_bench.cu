@@ -3,7 +3,6 @@
 #include "host/buffers.h"
 #include "host/check.h"
 #include "host/rng.h"
-#include "tile/tile_main.h"
 #include "tile/tile_transpose.cuh"
 
 #include <math.h>

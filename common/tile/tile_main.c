@@ -8,12 +8,6 @@
 
 #include <stdlib.h>
 
-const tile_variant* tile_find(const tile_variant* r, int n, const char* name) {
-    course_variants t = course_variants_of((void*)r, sizeof *r, n);
-    int i = course_find_variant(&t, name);
-    return i < 0 ? NULL : &r[i];
-}
-
 void tile_prepare(tile_variant* all, int n_all) {
     for (int i = 0; i < n_all; ++i) {
         tile_variant* x = &all[i];

@@ -39,9 +39,6 @@ int tile_main(const tile_chapter* ch, tile_variant* all, int n_all, int argc, ch
  * name or layout cannot be a CSV field or `against` names no variant of the table. */
 void tile_prepare(tile_variant* all, int n_all);
 
-/* The variant called name in r[0..n), or NULL. */
-const tile_variant* tile_find(const tile_variant* r, int n, const char* name);
-
 /* The measurement table, and the CSV (columns the ncu test and plot.gp read). */
 void tile_print(const tile_variant* r, int n);
 void tile_write_csv(const char* path, const course_device* dev, const char* command_line,

@@ -71,4 +71,11 @@ typedef struct {
     double speedup;       /* against's median time / this median time */
 } tile_variant;
 
+/* The variant called name in r[0..n), or NULL. */
+static inline const tile_variant* tile_find(const tile_variant* r, int n, const char* name) {
+    course_variants t = course_variants_of((void*)r, sizeof *r, n);
+    int i = course_find_variant(&t, name);
+    return i < 0 ? NULL : &r[i];
+}
+
 #endif
