@@ -6,37 +6,23 @@
  * (common/model/smem_model) predicts the wavefronts each warp load needs; the benchmark measures
  * how long the loads take and how many bytes each multiprocessor delivers per clock. Adding j *
  * step moves every lane by the same whole number of banks, which leaves the conflict pattern
- * unchanged: one prediction per variant.
+ * unchanged: one prediction per variant. The kernel is strided_read<W> (strided_read.cuh); the
+ * tables, the CSV and the summary are bank_report.c's.
  *
- * File layout: variants, CPU reference, kernel, launcher, check, benchmark, lesson, main. */
-#include "bank_basics.h"
-#include "device/sm_limits.cuh"
-#include "device/smem_access.cuh"
+ * File layout: variants, CPU reference, launcher, check, benchmark, main. */
+#include "strided_read.cuh"
+#include "strided_read.h"
 #include "host/bench.h"
+#include "host/buffers.h"
 #include "host/check.h"
 #include "host/cli.h"
-#include "host/csv.h"
 #include "host/device.h"
 #include "host/rng.h"
-#include "model/smem_model.h"
+#include "host/variant.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-
-enum {
-    UNROLL = 12,         /* independent loads per thread per iteration (no register spills) */
-    MAX_STRIDE = 32,     /* elements */
-    BENCH_THREADS = 512, /* 16 warps a block */
-    BLOCKS_PER_SM = 4,   /* __launch_bounds__' minimum, so each thread may use 32 registers: on a
-                          * 64-warp SM (sm_80, sm_90) 4 blocks fill its warp slots; the benchmark
-                          * launches as many as the occupancy API says this GPU holds */
-    CHECK_THREADS = 96,  /* the check also runs a block of 3 warps */
-    POISON = 0xdeadbeefu
-};
-enum { N_WIDTHS = 5 };
-static const int WIDTHS[N_WIDTHS] = {1, 2, 4, 8, 16};
 
 static const course_cli CLI = {
     "01_bank_basics",
@@ -54,48 +40,36 @@ static const course_cli CLI = {
 
 /* ---------------------------------------------------------------- variants */
 
-typedef struct {
-    int width;
-    unsigned stride;
-    char name[16];
-} variant;
+/* Variant wW_sS, kernel N0 + S. */
+#define STRIDED(W, N0, S)                                                                          \
+    {                                                                                              \
+        .v = {.name = "w" #W "_s" #S,                                                              \
+              .number = N0 + S,                                                                    \
+              .description = #W "-byte loads, stride " #S,                                         \
+              .kernel = (const void*)strided_read<W>,                                              \
+              .needs = {.dynamic_smem = footprint_words(W, S) * sizeof(unsigned),                  \
+                        .threads = BENCH_THREADS}},                                                \
+        .width = W, .stride = S                                                                    \
+    }
 
-static int variant_count(void) {
-    return N_WIDTHS * MAX_STRIDE;
-}
+/* The 32 strides of width W, kernels N0 + 1 to N0 + 32. */
+#define STRIDES(W, N0)                                                                             \
+    STRIDED(W, N0, 1), STRIDED(W, N0, 2), STRIDED(W, N0, 3), STRIDED(W, N0, 4), STRIDED(W, N0, 5), \
+        STRIDED(W, N0, 6), STRIDED(W, N0, 7), STRIDED(W, N0, 8), STRIDED(W, N0, 9),                \
+        STRIDED(W, N0, 10), STRIDED(W, N0, 11), STRIDED(W, N0, 12), STRIDED(W, N0, 13),            \
+        STRIDED(W, N0, 14), STRIDED(W, N0, 15), STRIDED(W, N0, 16), STRIDED(W, N0, 17),            \
+        STRIDED(W, N0, 18), STRIDED(W, N0, 19), STRIDED(W, N0, 20), STRIDED(W, N0, 21),            \
+        STRIDED(W, N0, 22), STRIDED(W, N0, 23), STRIDED(W, N0, 24), STRIDED(W, N0, 25),            \
+        STRIDED(W, N0, 26), STRIDED(W, N0, 27), STRIDED(W, N0, 28), STRIDED(W, N0, 29),            \
+        STRIDED(W, N0, 30), STRIDED(W, N0, 31), STRIDED(W, N0, 32)
 
-static variant variant_at(int i) {
-    variant v;
-    v.width = WIDTHS[i / MAX_STRIDE];
-    v.stride = (unsigned)(i % MAX_STRIDE) + 1;
-    snprintf(v.name, sizeof v.name, "w%d_s%u", v.width, v.stride);
-    return v;
-}
+/* The lesson's kernels, by number (README.md, "Kernels"). */
+static bank_variant VARIANTS[] = {STRIDES(1, 0), STRIDES(2, 32), STRIDES(4, 64), STRIDES(8, 96),
+                                  STRIDES(16, 128)};
 
-/* The model's wavefronts for one warp load of a variant. */
-static int model_wavefronts(int width, unsigned stride) {
-    smem_access a = smem_strided((unsigned)width, SMEM_LOAD, stride, 0);
-    return smem_wavefronts(&a);
-}
+enum { N_VARIANTS = sizeof VARIANTS / sizeof VARIANTS[0] };
 
 /* ---------------------------------------------------------------- CPU reference */
-
-/* What word i of the tile holds: a hash keyed by the run's random seed, so that the data differ
- * from run to run and a wrong address gives a wrong sum. */
-static __host__ __device__ unsigned word_value(unsigned i, unsigned key) {
-    return (i * 2654435761u + 12345u) ^ key;
-}
-
-/* Bytes between a lane's UNROLL loads: whole 4-byte words, so that every load of a thread sees
- * the same bank pattern, also at 1 and 2 bytes. */
-static __host__ __device__ unsigned step_bytes(int width) {
-    return width < 4 ? 4u : (unsigned)width;
-}
-
-/* 4-byte words a block uses: the 32 lanes' strided span plus the UNROLL shifts. */
-static __host__ __device__ unsigned footprint_words(int width, unsigned stride) {
-    return (32u * stride * (unsigned)width + UNROLL * step_bytes(width) + 3u) / 4u;
-}
 
 /* The sum a thread in lane `lane` returns after `iters` iterations: the words it loads, or the
  * byte or half of a word at 1 and 2 bytes (little-endian, as the GPU stores them). */
@@ -113,39 +87,6 @@ static unsigned expected_sum(int width, unsigned stride, int iters, unsigned lan
     return per_iter * (unsigned)iters;
 }
 
-/* ---------------------------------------------------------------- kernel */
-
-/* Thread 0 of each block records the SM clock before and after the loop and the SM it ran on,
- * so that bytes per clock come from the SM's own cycle counter, whatever its frequency. */
-template <int W>
-__global__ void __launch_bounds__(BENCH_THREADS, COURSE_MIN_BLOCKS(BENCH_THREADS, BLOCKS_PER_SM))
-    strided_read(unsigned stride, int iters, unsigned key, unsigned* out,
-                 unsigned long long* clocks) {
-    extern __shared__ __align__(16) unsigned words[];
-    for (unsigned i = threadIdx.x; i < footprint_words(W, stride); i += blockDim.x)
-        words[i] = word_value(i, key);
-    __syncthreads();
-
-    /* ld_shared: one volatile LDS of W bytes each, so the compiler keeps every load in the
-     * loop; the j * step offsets fold into the instructions. */
-    const unsigned first = smem_address(words) + (threadIdx.x % 32u) * stride * W;
-    if (threadIdx.x == 0) clocks[3 * blockIdx.x] = clock64();
-    unsigned acc = 0;
-#pragma unroll 1
-    for (int it = 0; it < iters; ++it) {
-#pragma unroll
-        for (int j = 0; j < UNROLL; ++j) acc += word_sum(ld_shared<W>(first + j * step_bytes(W)));
-    }
-    __syncthreads(); /* the block is done when its slowest warp is */
-    if (threadIdx.x == 0) {
-        unsigned smid;
-        asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-        clocks[3 * blockIdx.x + 1] = clock64();
-        clocks[3 * blockIdx.x + 2] = smid;
-    }
-    out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
-}
-
 typedef void (*kernel_fn)(unsigned, int, unsigned, unsigned*, unsigned long long*);
 
 static kernel_fn kernel_for(int width) {
@@ -158,13 +99,18 @@ static kernel_fn kernel_for(int width) {
 
 /* ---------------------------------------------------------------- launcher */
 
+/* The device buffers every launch shares, sized for one full wave of the largest blocks: each
+ * thread's sum, and each block's clocks and SM. */
+typedef struct {
+    course_buffer sums, clocks;
+} run_buffers;
+
 typedef struct {
     int width;
     unsigned stride;
     int iters, blocks, threads;
     unsigned key; /* of the shared-memory words: from --seed */
-    unsigned* d_out;
-    unsigned long long* d_clocks;
+    const run_buffers* b;
 } run_config;
 
 static size_t smem_bytes(const run_config* c) {
@@ -174,8 +120,9 @@ static size_t smem_bytes(const run_config* c) {
 static void launch(void* ctx, int rep) {
     (void)rep;
     const run_config* c = (const run_config*)ctx;
-    kernel_for(c->width)<<<c->blocks, c->threads, smem_bytes(c)>>>(c->stride, c->iters, c->key,
-                                                                   c->d_out, c->d_clocks);
+    kernel_for(c->width)<<<c->blocks, c->threads, smem_bytes(c)>>>(
+        c->stride, c->iters, c->key, (unsigned*)c->b->sums.dev,
+        (unsigned long long*)c->b->clocks.dev);
 }
 
 /* Blocks of this variant that one SM holds at once. */
@@ -187,19 +134,40 @@ static int resident_blocks(const run_config* c) {
     return n;
 }
 
+static run_buffers run_buffers_alloc(const course_device* dev) {
+    int max_threads_per_sm = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor,
+                                      dev->id));
+    const size_t max_threads = (size_t)dev->sm_count * (size_t)max_threads_per_sm;
+    run_buffers b = {course_buffer_alloc(max_threads * sizeof(unsigned)),
+                     course_buffer_alloc(3 * (max_threads / 32) * sizeof(unsigned long long))};
+    return b;
+}
+
+static void run_buffers_free(run_buffers* b) {
+    course_buffer_free(&b->sums);
+    course_buffer_free(&b->clocks);
+}
+
+/* The first `bytes` of b: what one launch of a buffer sized for the largest writes. */
+static course_buffer first_bytes(const course_buffer* b, size_t bytes) {
+    course_buffer part = *b;
+    part.bytes = bytes;
+    return part;
+}
+
 /* ---------------------------------------------------------------- check */
 
-/* Poisons the output, runs one launch, compares every thread's sum with the CPU. Returns the
+/* Poisons the sums, runs one launch, compares every thread's sum with the CPU. Returns the
  * number of wrong threads (and prints the first). */
 static int run_and_verify(const run_config* c) {
-    size_t n = (size_t)c->blocks * (size_t)c->threads;
-    unsigned* h = (unsigned*)malloc(n * sizeof *h);
-    if (!h) die("out of host memory");
-    for (size_t i = 0; i < n; ++i) h[i] = POISON;
-    CUDA_CHECK(cudaMemcpy(c->d_out, h, n * sizeof *h, cudaMemcpyHostToDevice));
+    const size_t n = (size_t)c->blocks * (size_t)c->threads;
+    const course_buffer sums = first_bytes(&c->b->sums, n * sizeof(unsigned));
+    course_buffer_poison(&sums);
     launch((void*)c, 0);
     CUDA_CHECK_LAUNCH();
-    CUDA_CHECK(cudaMemcpy(h, c->d_out, n * sizeof *h, cudaMemcpyDeviceToHost));
+    course_buffer_download(&sums);
+    const unsigned* h = (const unsigned*)sums.host;
     int wrong = 0;
     for (size_t i = 0; i < n; ++i) {
         unsigned want = expected_sum(c->width, c->stride, c->iters, (unsigned)(i % 32), c->key);
@@ -207,13 +175,11 @@ static int run_and_verify(const run_config* c) {
             printf("  w%d_s%u: thread %zu returned %08x, expected %08x\n", c->width, c->stride, i,
                    h[i], want);
     }
-    free(h);
     return wrong;
 }
 
 /* --check: every selected variant at small launch shapes, one of them not a power of two. */
-static int check_variants(const variant* sel, int n_sel, unsigned key, unsigned* d_out,
-                          unsigned long long* d_clocks) {
+static int check_variants(const bank_variant* sel, int n_sel, unsigned key, const run_buffers* b) {
     static const int shapes[][3] = {/* blocks, iterations, threads */
                                     {1, 1, 32},
                                     {3, 3, CHECK_THREADS},
@@ -222,8 +188,13 @@ static int check_variants(const variant* sel, int n_sel, unsigned key, unsigned*
     for (int v = 0; v < n_sel; ++v) {
         int wrong = 0;
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
-            run_config c = {sel[v].width, sel[v].stride, shapes[s][1], shapes[s][0],
-                            shapes[s][2], key,           d_out,        d_clocks};
+            run_config c = {.width = sel[v].width,
+                            .stride = sel[v].stride,
+                            .iters = shapes[s][1],
+                            .blocks = shapes[s][0],
+                            .threads = shapes[s][2],
+                            .key = key,
+                            .b = b};
             wrong += run_and_verify(&c);
         }
         failed += wrong != 0;
@@ -235,25 +206,18 @@ static int check_variants(const variant* sel, int n_sel, unsigned key, unsigned*
 
 /* ---------------------------------------------------------------- benchmark */
 
-typedef struct {
-    variant v;
-    int model_wf, ideal_wf;
-    bench_result t;
-    double bytes_per_clk_sm; /* from the SM cycle counters, last timed repetition */
-    double slowdown;         /* median time / median time of stride 1 at the same width */
-    int launches;            /* every launch of this variant, the verifying one included */
-} measurement;
-
 /* Bytes per clock per SM of the last launch: for each SM, the bytes its blocks read over the
  * cycles from its first block's start to its last block's end; averaged over the SMs. */
 static double bytes_per_clock(const run_config* c, const course_device* dev) {
-    size_t n = 3 * (size_t)c->blocks, sms = (size_t)dev->sm_count;
-    unsigned long long* h = (unsigned long long*)malloc(n * sizeof *h);
+    const size_t sms = (size_t)dev->sm_count;
+    const course_buffer clocks =
+        first_bytes(&c->b->clocks, 3 * (size_t)c->blocks * sizeof(unsigned long long));
+    course_buffer_download(&clocks);
+    const unsigned long long* h = (const unsigned long long*)clocks.host;
     unsigned long long* first = (unsigned long long*)calloc(sms, sizeof *first);
     unsigned long long* last = (unsigned long long*)calloc(sms, sizeof *last);
     int* blocks_on = (int*)calloc(sms, sizeof *blocks_on);
-    if (!h || !first || !last || !blocks_on) die("out of host memory");
-    CUDA_CHECK(cudaMemcpy(h, c->d_clocks, n * sizeof *h, cudaMemcpyDeviceToHost));
+    if (!first || !last || !blocks_on) die("out of host memory");
     for (int b = 0; b < c->blocks; ++b) {
         unsigned long long start = h[3 * b], end = h[3 * b + 1];
         size_t sm = (size_t)h[3 * b + 2];
@@ -270,23 +234,34 @@ static double bytes_per_clock(const run_config* c, const course_device* dev) {
         sum += bytes_per_block * blocks_on[sm] / (double)(last[sm] - first[sm]);
         ++used;
     }
-    free(h);
     free(first);
     free(last);
     free(blocks_on);
     return used ? sum / used : 0;
 }
 
-static int bench_variants(const course_device* dev, const course_args* args, const variant* sel,
-                          int n_sel, measurement* m, unsigned key, unsigned* d_out,
-                          unsigned long long* d_clocks) {
+/* Each variant's benchmark into m[i] (its time, bytes per clock, slowdown against stride 1 of its
+ * width where sel holds it), each result verified. */
+static int bench_variants(const course_device* dev, const course_args* args,
+                          const bank_variant* sel, int n_sel, measurement* m, unsigned key,
+                          const run_buffers* b) {
+    for (int w = 0; w < N_WIDTHS; ++w) {
+        char name[32];
+        snprintf(name, sizeof name, "strided_read<%d>", WIDTHS[w]);
+        bench_warn_if_spilling((const void*)kernel_for(WIDTHS[w]), name);
+    }
     int failed = 0;
     for (int i = 0; i < n_sel; ++i) {
-        run_config c = {sel[i].width, sel[i].stride, 0, 0, BENCH_THREADS, key, d_out, d_clocks};
-        c.iters = (int)(args->size * 4 / (int)step_bytes(sel[i].width));
+        run_config c = {.width = sel[i].width,
+                        .stride = sel[i].stride,
+                        .iters = (int)(args->size * 4 / (int)step_bytes(sel[i].width)),
+                        .blocks = 0,
+                        .threads = BENCH_THREADS,
+                        .key = key,
+                        .b = b};
         if (c.iters < 1) c.iters = 1;
         c.blocks = resident_blocks(&c) * dev->sm_count; /* exactly one full wave */
-        m[i].v = sel[i];
+        m[i].x = sel[i];
         m[i].model_wf = model_wavefronts(sel[i].width, sel[i].stride);
         m[i].ideal_wf = model_wavefronts(sel[i].width, 1);
         m[i].t = bench_run(launch, &c, 2, (int)args->reps, 1);
@@ -294,219 +269,76 @@ static int bench_variants(const course_device* dev, const course_args* args, con
         /* A benchmark is not a test, but a wrong result would make its time meaningless. */
         m[i].launches = m[i].t.launches + 1;
         if (run_and_verify(&c)) {
-            printf("  %s: benchmark result wrong\n", sel[i].name);
+            printf("  %s: benchmark result wrong\n", sel[i].v.name);
             failed = 1;
         }
     }
     for (int i = 0; i < n_sel; ++i) {
         m[i].slowdown = NAN;
         for (int j = 0; j < n_sel; ++j)
-            if (m[j].v.width == m[i].v.width && m[j].v.stride == 1)
+            if (m[j].x.width == m[i].x.width && m[j].x.stride == 1)
                 m[i].slowdown = m[i].t.median_ms / m[j].t.median_ms;
     }
     return failed ? EXIT_CHECK_FAILED : EXIT_OK;
 }
 
-static void print_measurements(const measurement* m, int n) {
-    printf("\n%-8s %6s %7s %9s %9s %9s %9s %9s %8s\n", "variant", "model", "model", "median", "min",
-           "max", "B/clk/SM", "measured", "measured");
-    printf("%-8s %6s %7s %9s %9s %9s %9s %9s %8s\n", "", "wf", "ratio", "ms", "ms", "ms", "",
-           "slowdown", "/model");
-    for (int i = 0; i < n; ++i) {
-        double ratio = (double)m[i].model_wf / m[i].ideal_wf;
-        printf("%-8s %6d %7.2f %9.4f %9.4f %9.4f %9.1f %9.2f %8.3f\n", m[i].v.name, m[i].model_wf,
-               ratio, m[i].t.median_ms, m[i].t.min_ms, m[i].t.max_ms, m[i].bytes_per_clk_sm,
-               m[i].slowdown, m[i].slowdown / ratio);
-    }
-}
-
-static void write_csv(const char* path, const course_device* dev, const course_args* args,
-                      const measurement* m, int n) {
-    FILE* f = csv_open(path, dev, args->command_line,
-                       "variant,width,stride,model_wavefronts,ideal_wavefronts,model_ratio,"
-                       "median_ms,min_ms,max_ms,reps,bytes_per_clk_sm,slowdown,launches,"
-                       "model_ld_wavefronts_per_request,model_st_wavefronts_per_request");
-    for (int i = 0; i < n; ++i)
-        fprintf(f, "%s,%d,%u,%d,%d,%.4f,%.6f,%.6f,%.6f,%d,%.3f,%.4f,%d,%d,%d\n", m[i].v.name,
-                m[i].v.width, m[i].v.stride, m[i].model_wf, m[i].ideal_wf,
-                (double)m[i].model_wf / m[i].ideal_wf, m[i].t.median_ms, m[i].t.min_ms,
-                m[i].t.max_ms, m[i].t.reps, m[i].bytes_per_clk_sm, m[i].slowdown, m[i].launches,
-                m[i].model_wf, 1 /* the fill loop: contiguous 4-byte stores, one wavefront each */);
-    csv_close(f, path);
-}
-
-/* ---------------------------------------------------------------- lesson */
-
-/* The calibration's headline patterns, as loads of the given width. */
-static smem_access pattern(unsigned width, const char* kind) {
-    smem_access a = smem_strided(width, SMEM_LOAD, 1, 0);
-    for (unsigned l = 0; l < 32; ++l) {
-        if (!strcmp(kind, "broadcast")) a.offset[l] = 0;
-        if (!strcmp(kind, "halves")) a.offset[l] = (l % 16) * width;
-        if (!strcmp(kind, "neighbours")) a.offset[l] = (l / 2) * width;
-        if (!strcmp(kind, "interleave")) a.offset[l] = ((l % 8) * 4 + l / 8) * width;
-    }
-    return a;
-}
-
-/* The most bytes a conflict-free warp load of this width moves per wavefront: 32 lanes' worth
- * below 4 bytes, a full 128-byte pass from 4 bytes on. */
-static double wavefront_bytes(int width) {
-    return width < 4 ? 32.0 * width : 128.0;
-}
-
-static void print_model_tables(void) {
-    printf("Shared memory: 32 banks x 4 bytes. Byte b is in bank (b / 4) %% 32; a wavefront\n"
-           "serves each bank once, so one wavefront moves at most 128 bytes.\n\n");
-    printf("Warp loads lane * stride * width (model, common/model/smem_model), wavefronts (x "
-           "ideal):\n");
-    printf("%6s |", "stride");
-    for (int w = 0; w < N_WIDTHS; ++w) printf(" %8d B    |", WIDTHS[w]);
-    printf("\n");
-    for (unsigned s = 1; s <= MAX_STRIDE; ++s) {
-        printf("%6u |", s);
-        for (int w = 0; w < N_WIDTHS; ++w)
-            printf(" %5d (x%-4g)|", model_wavefronts(WIDTHS[w], s),
-                   (double)model_wavefronts(WIDTHS[w], s) / model_wavefronts(WIDTHS[w], 1));
-        printf("\n");
-    }
-    printf("\nThe stride rule for 4-byte words: stride s puts gcd(s, 32) lanes on each bank it "
-           "uses,\nso the conflict degree is gcd(s, 32): ");
-    for (unsigned s = 1; s <= 8; ++s) printf("s=%u->%u ", s, smem_gcd(s, 32));
-    printf("... every odd stride is free.\n"
-           "8- and 16-byte accesses are served a half-warp / quarter-warp at a time (128 bytes\n"
-           "each), so stride s costs gcd(s, 16) (8 B) or gcd(s, 8) (16 B) times the ideal.\n"
-           "1- and 2-byte accesses: the whole warp is one group (32 lanes ask for at most 64\n"
-           "bytes), and lanes reading different bytes or halves of one word share it, as lanes\n"
-           "reading one address do (loads and stores alike). What conflicts is lanes in one bank\n"
-           "but different words: stride s bytes (1 B) puts lane i in word i * s / 4, so strides\n"
-           "1 to 4 cost 1 wavefront and stride 32 costs 8; 2-byte halves at stride 32 cost 16.\n");
-
-    static const struct {
-        const char* kind;
-        const char* what;
-    } cases[] = {{"broadcast", "every lane reads one address"},
-                 {"neighbours", "lanes 2i and 2i+1 read one address"},
-                 {"halves", "lane i and lane i+16 read one address"},
-                 {"interleave", "conflict-free over the warp, 4-way in each quarter"}};
-    printf("\nWhat the calibration on the H200 found (wavefronts ld/st; each cell a measured row,\n"
-           "but the 1- and 2-byte cells of the last two rows, which are the model's):\n");
-    printf("%-52s |", "");
-    for (int w = 0; w < N_WIDTHS; ++w) printf(" %5d B |", WIDTHS[w]);
-    printf("\n");
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
-        printf("%-52s |", cases[c].what);
-        for (int w = 0; w < N_WIDTHS; ++w) {
-            smem_access a = pattern((unsigned)WIDTHS[w], cases[c].kind);
-            int ld = smem_wavefronts(&a);
-            a.op = SMEM_STORE;
-            printf(" %3d/%-3d|", ld, smem_wavefronts(&a));
-        }
-        printf("\n");
-    }
-}
-
-static void print_summary(const course_device* dev, const measurement* m, int n) {
-    course_summary_header(dev, CLI.program);
-    printf("| width | conflict-free B/clk/SM | of the limit | N-way points: measured slowdown / "
-           "model ratio, worst |\n");
-    printf("| ---: | ---: | ---: | ---: |\n");
-    for (int w = 0; w < N_WIDTHS; ++w) {
-        double free_bw = NAN, worst = 1;
-        for (int i = 0; i < n; ++i) {
-            if (m[i].v.width != WIDTHS[w]) continue;
-            if (m[i].v.stride == 1) free_bw = m[i].bytes_per_clk_sm;
-            double q = m[i].slowdown / ((double)m[i].model_wf / m[i].ideal_wf);
-            if (m[i].model_wf > m[i].ideal_wf && fabs(q - 1) > fabs(worst - 1)) worst = q;
-        }
-        printf("| %d B | %.1f | %.0f%% of %.0f | %.3f |\n", WIDTHS[w], free_bw,
-               100 * free_bw / wavefront_bytes(WIDTHS[w]), wavefront_bytes(WIDTHS[w]), worst);
-    }
-}
-
 /* ---------------------------------------------------------------- main */
 
-static void describe_variant(const void* variants, int i, const char** name, const void** kernel,
-                             course_needs* need) {
-    const variant* v = (const variant*)variants + i;
-    *name = v->name;
-    *kernel = (const void*)kernel_for(v->width);
-    need->dynamic_smem = footprint_words(v->width, v->stride) * sizeof(unsigned);
-    need->threads = BENCH_THREADS;
+/* The stride-1 variant of this width in r[0..n), or NULL. */
+static const bank_variant* stride_one(const bank_variant* r, int n, int width) {
+    for (int i = 0; i < n; ++i)
+        if (r[i].width == width && r[i].stride == 1) return &r[i];
+    return NULL;
+}
+
+/* The variants of all[0..n) this run measures: the one named with --variant, else every one;
+ * and, unless only checking, the stride-1 variant of each one's width (a slowdown needs it
+ * measured in the same run). Returns how many are in sel (room for n). */
+static int select_variants(const course_args* a, const bank_variant* all, int n,
+                           bank_variant* sel) {
+    int n_sel = 0;
+    for (int i = 0; i < n; ++i)
+        if (course_variant_selected(a, &all[i].v)) sel[n_sel++] = all[i];
+    for (int i = 0; !a->check && i < n_sel; ++i) {
+        const bank_variant* base = stride_one(all, n, sel[i].width);
+        if (base && !stride_one(sel, n_sel, sel[i].width)) sel[n_sel++] = *base;
+    }
+    return n_sel;
 }
 
 int main(int argc, char** argv) {
     course_args args;
     int rc = course_parse_args(&CLI, argc, argv, &args);
     if (rc >= 0) return rc;
-
-    variant sel[N_WIDTHS * MAX_STRIDE + 1];
-    int n_sel = 0;
-    for (int i = 0; i < variant_count(); ++i) {
-        variant v = variant_at(i);
-        if (!args.variant || !strcmp(args.variant, v.name)) sel[n_sel++] = v;
-    }
-    if (!n_sel) return course_usage_error(&CLI, "unknown variant '%s' (see --list)", args.variant);
-    /* A slowdown needs its baseline, stride 1 at the same width, measured in the same run. */
-    if (args.variant && !args.list && !args.check && sel[0].stride != 1)
-        for (int w = 0; w < N_WIDTHS; ++w)
-            if (WIDTHS[w] == sel[0].width) sel[n_sel++] = variant_at(w * MAX_STRIDE);
-    static int runs[N_WIDTHS * MAX_STRIDE + 1];
-    course_target target;
-    if (args.list) {
-        for (int i = 0; i < n_sel; ++i)
-            printf("%-8s  %2d-byte loads, stride %2u: %2d wavefronts (ideal %d)\n", sel[i].name,
-                   sel[i].width, sel[i].stride, model_wavefronts(sel[i].width, sel[i].stride),
-                   model_wavefronts(sel[i].width, 1));
-        if (course_target_of_table(args.gpu, &target)) {
-            /* every width and stride, or the chapter compares nothing */
-            const int n = course_judge(&target, sel, n_sel, describe_variant, runs);
-            course_chapter_verdict(&target, n == n_sel ? n : 0, NULL, 1);
-        }
-        return EXIT_OK;
-    }
-    int lesson = !args.check && !args.bench;
-    if (lesson) print_model_tables();
-
+    course_variants table = course_variants_of(VARIANTS, sizeof VARIANTS[0], N_VARIANTS);
+    const int lesson = !args.check && !args.bench && !args.list;
+    /* The lesson's tables first, also on a machine without a GPU; an unknown --variant is
+     * course_variants_begin's usage error. */
+    if (lesson && (!args.variant || course_find_variant(&table, args.variant) >= 0))
+        print_model_tables();
     course_device dev;
-    rc = course_device_open(&dev, 7, 5, "the shared-memory benchmark");
-    if (rc != EXIT_OK) return rc;
-    course_device_print(&dev);
-    course_target_of_device(&dev, &target);
-    const int n_runs = course_judge(&target, sel, n_sel, describe_variant, runs);
-    rc = course_chapter_verdict(&target, n_runs == n_sel ? n_runs : 0, NULL, 1);
-    if (rc != EXIT_OK) return rc;
+    course_target target;
+    rc = course_variants_begin(&CLI, &args, &table, "the shared-memory benchmark", &dev, &target);
+    if (rc >= 0) return rc;
 
-    int max_threads_per_sm = 0;
-    CUDA_CHECK(cudaDeviceGetAttribute(&max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor,
-                                      dev.id));
-    size_t max_threads = (size_t)dev.sm_count * (size_t)max_threads_per_sm;
-    unsigned* d_out;
-    unsigned long long* d_clocks;
-    CUDA_CHECK(cudaMalloc(&d_out, max_threads * sizeof *d_out));
-    CUDA_CHECK(cudaMalloc(&d_clocks, 3 * (max_threads / 32) * sizeof *d_clocks));
-
+    bank_variant sel[N_VARIANTS];
+    const int n_sel = select_variants(&args, VARIANTS, table.n, sel);
+    run_buffers b = run_buffers_alloc(&dev);
     /* The words' key: every run draws fresh data, and --seed reproduces a run's. */
     unsigned long long seed = args.seed;
     unsigned key = rng_u32(&seed);
     printf("random words from --seed %llu\n", args.seed);
     rc = EXIT_OK;
-    if (args.check || lesson) rc = check_variants(sel, n_sel, key, d_out, d_clocks);
+    if (args.check || lesson) rc = check_variants(sel, n_sel, key, &b);
     if (rc == EXIT_OK && !args.check) {
-        for (int w = 0; w < N_WIDTHS; ++w) {
-            char name[32];
-            snprintf(name, sizeof name, "strided_read<%d>", WIDTHS[w]);
-            bench_warn_if_spilling((const void*)kernel_for(WIDTHS[w]), name);
-        }
         measurement* m = (measurement*)calloc((size_t)n_sel, sizeof *m);
         if (!m) die("out of host memory");
-        rc = bench_variants(&dev, &args, sel, n_sel, m, key, d_out, d_clocks);
+        rc = bench_variants(&dev, &args, sel, n_sel, m, key, &b);
         print_measurements(m, n_sel);
         if (args.csv) write_csv(args.csv, &dev, &args, m, n_sel);
-        if (lesson) print_summary(&dev, m, n_sel);
+        if (lesson) print_summary(&dev, CLI.program, m, n_sel);
         free(m);
     }
-    CUDA_CHECK(cudaFree(d_out));
-    CUDA_CHECK(cudaFree(d_clocks));
+    run_buffers_free(&b);
     return rc;
 }

@@ -10,20 +10,17 @@
  *
  * File layout: variants, lesson tables, occupancy, alignment trap, summary, main. */
 #include "padding.h"
-#include "host/bench.h"
+#include "host/buffers.h"
 #include "host/check.h"
 #include "host/cli.h"
-#include "host/csv.h"
 #include "host/device.h"
 #include "model/layout.h"
 #include "model/smem_model.h"
-#include "tile/tile_bench.h"
+#include "tile/tile_main.h"
+#include "tile/tile_model.h"
 #include "tile/tile_transpose.cuh"
 
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 static const course_cli CLI = {
     "02_padding",
@@ -49,42 +46,47 @@ struct padded_tile {
     }
 };
 
-#define PADDED_VARIANTS(T, W)                                                                      \
-    tile_variant_of<T, padded_tile<32, 0>>("w" #W "_pad0", "row stride 32"),                       \
-        tile_variant_of<T, padded_tile<32, 1>>("w" #W "_pad1", "row stride 33"),                   \
-        tile_variant_of<T, padded_tile<32, 2>>("w" #W "_pad2", "row stride 34"),                   \
-        tile_variant_of<T, padded_tile<32, 3>>("w" #W "_pad3", "row stride 35"),                   \
-        tile_variant_of<T, padded_tile<32, 4>>("w" #W "_pad4", "row stride 36"),                   \
-        tile_variant_of<T, padded_tile<32, 8>>("w" #W "_pad8", "row stride 40"),                   \
-        tile_variant_of<T, padded_tile<32, 16>>("w" #W "_pad16", "row stride 48")
-
-enum { N_VARIANTS = 27 };
-
-/* Each variant, and the variant its speedup is measured against: the unpadded tile of the same
- * kind. */
-static void all_variants(tile_result* r) {
-    const tile_variant v[N_VARIANTS] = {
-        PADDED_VARIANTS(unsigned, 4), PADDED_VARIANTS(uint2, 8), PADDED_VARIANTS(uint4, 16),
-        /* 16-bit elements (half, bf16) in 64-wide rows: one element of padding is half a bank. */
-        tile_variant_of<unsigned short, padded_tile<64, 0>>("w2_64_pad0", "32x64 row stride 64"),
-        tile_variant_of<unsigned short, padded_tile<64, 1>>("w2_64_pad1", "32x64 row stride 65"),
-        tile_variant_of<unsigned short, padded_tile<64, 2>>("w2_64_pad2", "32x64 row stride 66"),
-        /* The transpose's mix: rows stored as float4, columns read as float. */
-        tile_variant_of<unsigned, padded_tile<32, 0>, 4>("f4rows_pad0", "float4 rows stride 32"),
-        tile_variant_of<unsigned, padded_tile<32, 4>, 4>("f4rows_pad4", "float4 rows stride 36"),
-        tile_variant_of<unsigned, padded_tile<32, 8>, 4>("f4rows_pad8", "float4 rows stride 40")};
-    static const char* const bases[] = {"w4_pad0", "w8_pad0", "w16_pad0", "w2_64_pad0",
-                                        "f4rows_pad0"};
-    for (int i = 0; i < N_VARIANTS; ++i) {
-        memset(&r[i], 0, sizeof r[i]);
-        r[i].v = v[i];
-        /* The baseline's name is the variant's up to "_pad", then "_pad0". */
-        for (size_t b = 0; b < sizeof bases / sizeof bases[0]; ++b)
-            if (!strncmp(v[i].name, bases[b], strlen(bases[b]) - 1)) r[i].baseline = bases[b];
-        if (!r[i].baseline) die("%s has no baseline", v[i].name);
-        tile_model_of(&r[i].v, &r[i].model);
+/* Kernel N: a 32-wide tile of T (W bytes each) with rows padded by PAD elements, measured
+ * against the unpadded tile of the same width. */
+#define PADDED_VARIANT(T, W, N, PAD, STRIDE)                                                       \
+    {                                                                                              \
+        .v = {.name = "w" #W "_pad" #PAD, .number = N, .description = "row stride " #STRIDE},      \
+        .against = "w" #W "_pad0", .tile = tile_kernel_of<T, padded_tile<32, PAD>>()               \
     }
-}
+
+/* The seven pads of one width, kernels FIRST to FIRST + 6. */
+#define PADDED_VARIANTS(T, W, FIRST)                                                               \
+    PADDED_VARIANT(T, W, FIRST, 0, 32), PADDED_VARIANT(T, W, FIRST + 1, 1, 33),                    \
+        PADDED_VARIANT(T, W, FIRST + 2, 2, 34), PADDED_VARIANT(T, W, FIRST + 3, 3, 35),            \
+        PADDED_VARIANT(T, W, FIRST + 4, 4, 36), PADDED_VARIANT(T, W, FIRST + 5, 8, 40),            \
+        PADDED_VARIANT(T, W, FIRST + 6, 16, 48)
+
+/* The lesson's kernels, by number (README.md, "Kernels"). */
+static tile_variant VARIANTS[] = {
+    PADDED_VARIANTS(unsigned, 4, 1),
+    PADDED_VARIANTS(uint2, 8, 8),
+    PADDED_VARIANTS(uint4, 16, 15),
+    /* 16-bit elements (half, bf16) in 64-wide rows: one element of padding is half a bank. */
+    {.v = {.name = "w2_64_pad0", .number = 22, .description = "32x64 row stride 64"},
+     .against = "w2_64_pad0",
+     .tile = tile_kernel_of<unsigned short, padded_tile<64, 0>>()},
+    {.v = {.name = "w2_64_pad1", .number = 23, .description = "32x64 row stride 65"},
+     .against = "w2_64_pad0",
+     .tile = tile_kernel_of<unsigned short, padded_tile<64, 1>>()},
+    {.v = {.name = "w2_64_pad2", .number = 24, .description = "32x64 row stride 66"},
+     .against = "w2_64_pad0",
+     .tile = tile_kernel_of<unsigned short, padded_tile<64, 2>>()},
+    /* The transpose's mix: rows stored as float4, columns read as float. */
+    {.v = {.name = "f4rows_pad0", .number = 25, .description = "float4 rows stride 32"},
+     .against = "f4rows_pad0",
+     .tile = tile_kernel_of<unsigned, padded_tile<32, 0>, 4>()},
+    {.v = {.name = "f4rows_pad4", .number = 26, .description = "float4 rows stride 36"},
+     .against = "f4rows_pad0",
+     .tile = tile_kernel_of<unsigned, padded_tile<32, 4>, 4>()},
+    {.v = {.name = "f4rows_pad8", .number = 27, .description = "float4 rows stride 40"},
+     .against = "f4rows_pad0",
+     .tile = tile_kernel_of<unsigned, padded_tile<32, 8>, 4>()}};
+enum { N_VARIANTS = sizeof VARIANTS / sizeof VARIANTS[0] };
 
 /* ---------------------------------------------------------------- lesson tables */
 
@@ -104,8 +106,8 @@ static void print_stride_table(void) {
            "34 = 2 x 17 gives a 2-way conflict, 40 = 8 x 5 an 8-way one.\n");
 }
 
-static void print_model_table(const tile_result* r) {
-    tile_model_table(r, N_VARIANTS);
+static void print_model_table(const tile_variant* all, int n_all) {
+    tile_model_table(all, n_all);
     printf("At 8 and 16 bytes a column is served 16 or 8 lanes at a time, so one element of\n"
            "padding (8 or 16 bytes) is again enough, and an even pad again is not.\n");
 }
@@ -134,9 +136,9 @@ static void print_half_columns(void) {
 
 /* The transpose's own mix: rows stored 16 bytes at a time need rows aligned to 16 bytes, so
  * the pad is a multiple of 4 floats, and then a float column can never be conflict-free. */
-static void print_mixed_widths(const tile_result* r) {
-    const tile_result *p4 = tile_find(r, N_VARIANTS, "f4rows_pad4"),
-                      *p8 = tile_find(r, N_VARIANTS, "f4rows_pad8");
+static void print_mixed_widths(const tile_variant* all, int n_all) {
+    const tile_variant *p4 = tile_find(all, n_all, "f4rows_pad4"),
+                       *p8 = tile_find(all, n_all, "f4rows_pad8");
     printf("\nMixed widths: rows stored as float4 (16 bytes) and columns read as float (4 bytes),\n"
            "as a transpose does. A float4 store needs a 16-byte-aligned row, so the pad must be\n"
            "a multiple of 4 floats; then the row stride is a multiple of 4 words and a column\n"
@@ -178,23 +180,21 @@ static int staged_blocks_per_sm(const course_device* dev, int bm, int bn, int bk
     if (smem > dev->smem_per_block_optin) return 0; /* not one block: a smaller GPU's answer */
     CUDA_CHECK(cudaFuncSetAttribute(staged_tiles, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int)dev->smem_per_block_optin));
-    float *h = (float*)malloc(n * sizeof *h), *d_in, *d_out;
-    if (!h) die("out of host memory");
+    course_buffer in = course_buffer_alloc(n * sizeof(float)),
+                  out = course_buffer_alloc(n * sizeof(float));
+    float* h = (float*)in.host;
     for (size_t i = 0; i < n; ++i) h[i] = (float)i;
-    CUDA_CHECK(cudaMalloc(&d_in, n * sizeof *h));
-    CUDA_CHECK(cudaMalloc(&d_out, n * sizeof *h));
-    CUDA_CHECK(cudaMemcpy(d_in, h, n * sizeof *h, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemset(d_out, 0xff, n * sizeof *h));
-    staged_tiles<<<1, 256, smem>>>(d_in, d_out, bm, bn, bk, pad);
+    course_buffer_upload(&in);
+    course_buffer_poison(&out);
+    staged_tiles<<<1, 256, smem>>>((const float*)in.dev, (float*)out.dev, bm, bn, bk, pad);
     CUDA_CHECK_LAUNCH();
-    CUDA_CHECK(cudaMemcpy(h, d_out, n * sizeof *h, cudaMemcpyDeviceToHost));
-    for (size_t i = 0; i < n; ++i)
-        if (h[i] != (float)i) die("staged_tiles copied element %zu wrong", i);
+    course_buffer_download(&out);
+    long long wrong = course_first_difference(out.host, in.host, n, sizeof(float));
+    if (wrong >= 0) die("staged_tiles copied element %lld wrong", wrong);
     int blocks = 0;
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, staged_tiles, 256, smem));
-    CUDA_CHECK(cudaFree(d_in));
-    CUDA_CHECK(cudaFree(d_out));
-    free(h);
+    course_buffer_free(&in);
+    course_buffer_free(&out);
     return blocks;
 }
 
@@ -244,14 +244,16 @@ __global__ void float4_from_rows(float* out) {
     out[threadIdx.x] = v.x + v.y + v.z + v.w;
 }
 
-/* Runs one instance; returns the launch's error (the check of the sums is separate). */
-static cudaError_t run_float4(void (*kernel)(float*), int pad, float* d_out) {
-    kernel<<<1, 256>>>(d_out);
+/* Runs one instance into out (poisoned first); returns the launch's error (the check of the
+ * sums is separate). */
+static cudaError_t run_float4(void (*kernel)(float*), int pad, const course_buffer* out) {
+    course_buffer_poison(out);
+    kernel<<<1, 256>>>((float*)out->dev);
     cudaError_t err = cudaGetLastError();
     if (err == cudaSuccess) err = cudaDeviceSynchronize();
     if (err != cudaSuccess) return err;
-    float h[256];
-    CUDA_CHECK(cudaMemcpy(h, d_out, sizeof h, cudaMemcpyDeviceToHost));
+    course_buffer_download(out);
+    const float* h = (const float*)out->host;
     for (int t = 0; t < 256; ++t) {
         float first = (float)((t / 8) * (32 + pad) + 4 * (t % 8));
         if (h[t] != 4 * first + 6) die("float4_from_rows: thread %d read %g", t, h[t]);
@@ -259,20 +261,20 @@ static cudaError_t run_float4(void (*kernel)(float*), int pad, float* d_out) {
     return cudaSuccess;
 }
 
-/* Last in the lesson: the misaligned launch leaves the CUDA context unusable. */
+/* Last in the lesson: the misaligned launch leaves the CUDA context unusable (so out is not
+ * freed: the process ends with the context). */
 static void alignment_trap(void) {
-    float* d_out;
-    CUDA_CHECK(cudaMalloc(&d_out, 256 * sizeof(float)));
+    course_buffer out = course_buffer_alloc(256 * sizeof(float));
     printf("\nThe trap: padding that breaks 16-byte alignment. Each thread reads 4 floats of one\n"
            "row as a float4. Row r starts at byte 4 * r * (32 + pad):\n");
-    CUDA_CHECK(run_float4(float4_from_rows<4, false>, 4, d_out));
-    CUDA_CHECK(run_float4(float4_from_rows<1, false>, 1, d_out));
+    CUDA_CHECK(run_float4(float4_from_rows<4, false>, 4, &out));
+    CUDA_CHECK(run_float4(float4_from_rows<1, false>, 1, &out));
     printf("  pad 1 or 4, four float loads: correct either way; the compiler merges them into one\n"
            "  16-byte load only where it can prove alignment (pad 4), else issues four (see\n"
            "  README.md for the SASS).\n");
-    CUDA_CHECK(run_float4(float4_from_rows<4, true>, 4, d_out));
+    CUDA_CHECK(run_float4(float4_from_rows<4, true>, 4, &out));
     printf("  pad 4 (row stride 144 bytes), one float4 load: correct.\n");
-    cudaError_t err = run_float4(float4_from_rows<1, true>, 1, d_out);
+    cudaError_t err = run_float4(float4_from_rows<1, true>, 1, &out);
     printf("  pad 1 (row stride 132 bytes), one float4 load: %s (%s)%s\n",
            err == cudaSuccess ? "no error" : cudaGetErrorName(err), cudaGetErrorString(err),
            err == cudaErrorMisalignedAddress
@@ -284,14 +286,14 @@ static void alignment_trap(void) {
 /* ---------------------------------------------------------------- summary */
 
 /* One line of the summary: a variant against its baseline. */
-static void summary_row(const tile_result* r, int n, const char* name, const char* what) {
-    const tile_result* x = tile_find(r, n, name);
+static void summary_row(const tile_variant* r, int n, const char* name, const char* what) {
+    const tile_variant* x = tile_find(r, n, name);
     if (x)
-        printf("| %s | %s | %.1fx faster | %.0fx | %.3f | %.3f |\n", what, x->v.layout, x->speedup,
-               x->model_speedup, x->speedup / x->model_speedup, x->m.ns_per_load);
+        printf("| %s | %s | %.1fx faster | %.0fx | %.3f | %.3f |\n", what, x->v.description,
+               x->speedup, x->model_speedup, x->speedup / x->model_speedup, x->m.ns_per_load);
 }
 
-static void print_summary(const course_device* dev, const tile_result* r, int n,
+static void print_summary(const course_device* dev, const tile_variant* r, int n,
                           const occupancy_row* occ) {
     course_summary_header(dev, CLI.program);
     printf("| column read | padded layout | against no padding | model | measured / model | ns per "
@@ -311,26 +313,25 @@ static void print_summary(const course_device* dev, const tile_result* r, int n,
 /* ---------------------------------------------------------------- main */
 
 /* The bank of every element, for plot.gp's pictures. */
-static void bank_maps(FILE* f, const tile_result* all, int n_all) {
+static void bank_maps(FILE* f, const tile_variant* all, int n_all) {
     static const char* const pictures[][2] = {{"w4_pad0", "stride 32"},
                                               {"w4_pad1", "stride 33"},
                                               {"w4_pad2", "stride 34"},
                                               {"w2_64_pad1", "half stride 65"},
                                               {"w2_64_pad2", "half stride 66"}};
     for (size_t i = 0; i < sizeof pictures / sizeof pictures[0]; ++i)
-        tile_write_bank_map(f, &tile_find(all, n_all, pictures[i][0])->v, pictures[i][1]);
+        tile_write_bank_map(f, tile_find(all, n_all, pictures[i][0]), pictures[i][1]);
 }
 
-static void lesson(const tile_result* all, int n_all) {
-    (void)n_all;
+static void lesson(const tile_variant* all, int n_all) {
     print_stride_table();
-    print_model_table(all);
+    print_model_table(all, n_all);
     print_half_columns();
-    print_mixed_widths(all);
+    print_mixed_widths(all, n_all);
 }
 
 /* After the benchmark: what padding costs, the trap, and the summary. */
-static void summary(const course_device* dev, const tile_result* sel, int n) {
+static void summary(const course_device* dev, const tile_variant* sel, int n) {
     occupancy_row occ[2] = {{128, 96, 32, {0, 0, 0}}, {128, 128, 16, {0, 0, 0}}};
     occupancy_demo(dev, occ);
     alignment_trap();
@@ -338,8 +339,10 @@ static void summary(const course_device* dev, const tile_result* sel, int n) {
 }
 
 int main(int argc, char** argv) {
-    static tile_result all[N_VARIANTS];
-    all_variants(all);
-    const tile_chapter chapter = {&CLI, "the padding benchmark", lesson, bank_maps, summary};
-    return tile_main(&chapter, all, N_VARIANTS, argc, argv);
+    const tile_chapter chapter = {.cli = &CLI,
+                                  .what = "the padding benchmark",
+                                  .lesson = lesson,
+                                  .bank_maps = bank_maps,
+                                  .summary = summary};
+    return tile_main(&chapter, VARIANTS, N_VARIANTS, argc, argv);
 }

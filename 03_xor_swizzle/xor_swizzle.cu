@@ -10,20 +10,16 @@
  *
  * File layout: variants, lesson tables, summary, main. */
 #include "xor_swizzle.h"
-#include "host/check.h"
 #include "host/cli.h"
-#include "host/csv.h"
 #include "host/device.h"
 #include "host/rng.h"
 #include "model/layout.h"
 #include "model/smem_model.h"
-#include "tile/tile_bench.h"
+#include "tile/tile_main.h"
+#include "tile/tile_model.h"
 #include "tile/tile_transpose.cuh"
 
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 static const course_cli CLI = {
     "03_xor_swizzle",
@@ -78,27 +74,35 @@ struct narrow_fixed {
     }
 };
 
-enum { N_VARIANTS = 8 };
-
-static void all_variants(tile_result* r) {
-    const tile_variant v[N_VARIANTS] = {
-        tile_variant_of<unsigned, tile32<LAYOUT_PLAIN>>("plain", "32x32 plain"),
-        tile_variant_of<unsigned, tile32<LAYOUT_PADDED>>("padded", "32x32 row stride 33"),
-        tile_variant_of<unsigned, tile32<LAYOUT_XOR>>("xor", "32x32 col^row"),
-        tile_variant_of<unsigned, xor_64x32>("xor_64x32", "64x32 col^(row%32)"),
-        tile_variant_of<unsigned, xor_32x64>("xor_32x64", "32x64 col^row"),
-        tile_variant_of<unsigned, narrow_textbook>("narrow_textbook", "32x16 col^(row%16)"),
-        tile_variant_of<unsigned, narrow_fixed>("narrow_fixed", "32x16 col^(row/2%16)"),
-        /* Rows stored as float4: each thread permutes its 4 floats (c ^ row keeps them in one
-         * 16-byte chunk), and the float columns stay conflict-free. Padding cannot (ch. 02). */
-        tile_variant_of<unsigned, tile32<LAYOUT_XOR>, 4>("xor_f4rows", "float4 rows col^row")};
-    for (int i = 0; i < N_VARIANTS; ++i) {
-        memset(&r[i], 0, sizeof r[i]);
-        r[i].v = v[i];
-        r[i].baseline = "plain";
-        tile_model_of(&r[i].v, &r[i].model);
-    }
-}
+/* The lesson's kernels, by number (README.md, "Kernels"), each measured against the plain tile. */
+static tile_variant VARIANTS[] = {
+    {.v = {.name = "plain", .number = 1, .description = "32x32 plain"},
+     .against = "plain",
+     .tile = tile_kernel_of<unsigned, tile32<LAYOUT_PLAIN>>()},
+    {.v = {.name = "padded", .number = 2, .description = "32x32 row stride 33"},
+     .against = "plain",
+     .tile = tile_kernel_of<unsigned, tile32<LAYOUT_PADDED>>()},
+    {.v = {.name = "xor", .number = 3, .description = "32x32 col^row"},
+     .against = "plain",
+     .tile = tile_kernel_of<unsigned, tile32<LAYOUT_XOR>>()},
+    {.v = {.name = "xor_64x32", .number = 4, .description = "64x32 col^(row%32)"},
+     .against = "plain",
+     .tile = tile_kernel_of<unsigned, xor_64x32>()},
+    {.v = {.name = "xor_32x64", .number = 5, .description = "32x64 col^row"},
+     .against = "plain",
+     .tile = tile_kernel_of<unsigned, xor_32x64>()},
+    {.v = {.name = "narrow_textbook", .number = 6, .description = "32x16 col^(row%16)"},
+     .against = "plain",
+     .tile = tile_kernel_of<unsigned, narrow_textbook>()},
+    {.v = {.name = "narrow_fixed", .number = 7, .description = "32x16 col^(row/2%16)"},
+     .against = "plain",
+     .tile = tile_kernel_of<unsigned, narrow_fixed>()},
+    /* Rows stored as float4: each thread permutes its 4 floats (c ^ row keeps them in one
+     * 16-byte chunk), and the float columns stay conflict-free. Padding cannot (ch. 02). */
+    {.v = {.name = "xor_f4rows", .number = 8, .description = "float4 rows col^row"},
+     .against = "plain",
+     .tile = tile_kernel_of<unsigned, tile32<LAYOUT_XOR>, 4>()}};
+enum { N_VARIANTS = sizeof VARIANTS / sizeof VARIANTS[0] };
 
 /* ---------------------------------------------------------------- lesson tables */
 
@@ -167,8 +171,8 @@ static void print_half2(void) {
 }
 
 /* Why swizzle rather than pad: a float4 row store and a float column read in one tile. */
-static void print_mixed_widths(const tile_result* all, int n) {
-    const tile_result* x = tile_find(all, n, "xor_f4rows");
+static void print_mixed_widths(const tile_variant* all, int n) {
+    const tile_variant* x = tile_find(all, n, "xor_f4rows");
     printf(
         "\nMixed widths. Rows stored as float4 need 16-byte-aligned rows, so chapter 02 could\n"
         "pad only by multiples of 4 floats, and a float column then stays 4-way or worse.\n"
@@ -181,15 +185,16 @@ static void print_mixed_widths(const tile_result* all, int n) {
 
 /* ---------------------------------------------------------------- summary */
 
-static void print_summary(const course_device* dev, const tile_result* r, int n) {
+static void print_summary(const course_device* dev, const tile_variant* r, int n) {
     course_summary_header(dev, CLI.program);
     printf("| variant | smem bytes | column read wavefronts | speedup vs plain | model | measured "
            "/ model |\n| --- | ---: | ---: | ---: | ---: | ---: |\n");
     for (int i = 0; i < n; ++i)
         printf("| %s | %u | %d | %.1fx | %.0fx | %.3f |\n", r[i].v.name,
-               r[i].v.slots * r[i].v.elem_bytes, r[i].model.ld, r[i].speedup, r[i].model_speedup,
-               r[i].speedup / r[i].model_speedup);
-    const tile_result *t = tile_find(r, n, "narrow_textbook"), *f = tile_find(r, n, "narrow_fixed");
+               r[i].tile.slots * r[i].tile.elem_bytes, r[i].model.ld, r[i].speedup,
+               r[i].model_speedup, r[i].speedup / r[i].model_speedup);
+    const tile_variant *t = tile_find(r, n, "narrow_textbook"),
+                       *f = tile_find(r, n, "narrow_fixed");
     if (t && f)
         printf("\n16-word rows: the fixed XOR runs %.2fx faster than the textbook one (model "
                "%.0fx).\n",
@@ -199,14 +204,14 @@ static void print_summary(const course_device* dev, const tile_result* r, int n)
 /* ---------------------------------------------------------------- main */
 
 /* The bank of every element, for plot.gp's pictures. */
-static void bank_maps(FILE* f, const tile_result* all, int n_all) {
+static void bank_maps(FILE* f, const tile_variant* all, int n_all) {
     static const char* const pictures[] = {"plain", "padded", "xor", "narrow_textbook",
                                            "narrow_fixed"};
     for (size_t i = 0; i < sizeof pictures / sizeof pictures[0]; ++i)
-        tile_write_bank_map(f, &tile_find(all, n_all, pictures[i])->v, pictures[i]);
+        tile_write_bank_map(f, tile_find(all, n_all, pictures[i]), pictures[i]);
 }
 
-static void lesson(const tile_result* all, int n_all) {
+static void lesson(const tile_variant* all, int n_all) {
     print_bijection();
     tile_model_table(all, n_all);
     print_narrow_conflict();
@@ -215,9 +220,10 @@ static void lesson(const tile_result* all, int n_all) {
 }
 
 int main(int argc, char** argv) {
-    static tile_result all[N_VARIANTS];
-    all_variants(all);
-    const tile_chapter chapter = {&CLI, "the XOR swizzle benchmark", lesson, bank_maps,
-                                  print_summary};
-    return tile_main(&chapter, all, N_VARIANTS, argc, argv);
+    const tile_chapter chapter = {.cli = &CLI,
+                                  .what = "the XOR swizzle benchmark",
+                                  .lesson = lesson,
+                                  .bank_maps = bank_maps,
+                                  .summary = print_summary};
+    return tile_main(&chapter, VARIANTS, N_VARIANTS, argc, argv);
 }

@@ -11,15 +11,14 @@
  * File layout: tiles and variants, lesson tables, summary, main. */
 #include "host/check.h"
 #include "host/cli.h"
-#include "host/csv.h"
 #include "host/device.h"
 #include "model/layout.h"
 #include "model/smem_model.h"
 #include "model/swizzle_tile.h"
-#include "tile/tile_bench.h"
+#include "tile/tile_main.h"
+#include "tile/tile_model.h"
 #include "tile/tile_transpose.cuh"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -53,13 +52,23 @@ struct case_tile {
     }
 };
 
-/* The three twins of a worked case: NAME_plain (the baseline), NAME_pad, NAME_swz. */
-#define CASE_VARIANTS(T, NAME, ROWS, COLS, UNIT, B, M, S, TILE)                                    \
-    tile_variant_of<T, case_tile<ROWS, COLS, UNIT, B, M, S, PLAIN>>(NAME "_plain", TILE " plain"), \
-        tile_variant_of<T, case_tile<ROWS, COLS, UNIT, B, M, S, PADDED>>(NAME "_pad",              \
-                                                                         TILE " padded"),          \
-        tile_variant_of<T, case_tile<ROWS, COLS, UNIT, B, M, S, SWIZZLED>>(                        \
-            NAME "_swz", TILE " Swizzle<" #B " " #M " " #S ">") /* no commas: a CSV field */
+/* Kernel N of a worked case: its tile in one of the three layouts, measured against the plain
+ * one. */
+#define CASE_VARIANT(T, NAME, N, KIND, SUFFIX, LAYOUT, ROWS, COLS, UNIT, B, M, S)                  \
+    {                                                                                              \
+        .v = {.name = NAME SUFFIX, .number = N, .description = LAYOUT}, .against = NAME "_plain",  \
+        .tile = tile_kernel_of<T, case_tile<ROWS, COLS, UNIT, B, M, S, KIND>>()                    \
+    }
+
+/* The three twins of a worked case, kernels FIRST to FIRST + 2: NAME_plain (the baseline),
+ * NAME_pad, NAME_swz. */
+#define CASE_VARIANTS(T, NAME, FIRST, ROWS, COLS, UNIT, B, M, S, TILE)                             \
+    CASE_VARIANT(T, NAME, FIRST, PLAIN, "_plain", TILE " plain", ROWS, COLS, UNIT, B, M, S),       \
+        CASE_VARIANT(T, NAME, FIRST + 1, PADDED, "_pad", TILE " padded", ROWS, COLS, UNIT, B, M,   \
+                     S),                                                                           \
+        CASE_VARIANT(T, NAME, FIRST + 2, SWIZZLED, "_swz",                                         \
+                     TILE " Swizzle<" #B " " #M " " #S ">", /* no commas: a CSV field */           \
+                     ROWS, COLS, UNIT, B, M, S)
 
 /* A worked case for the lesson: the tile in elements, the access unit, the swizzle. */
 typedef struct {
@@ -81,42 +90,34 @@ static const worked_case CASES[] = {
     {"tma64", "bytes[64][64], 16 at a time", 1, 16, 64, 64, 2, 4, 3, "TMA 64B mode"},
     {"tma32", "bytes[128][32], 16 at a time", 1, 16, 32, 128, 1, 4, 3, "TMA 32B mode"},
     {"half_ldm", "half[32][64], 8 at a time", 2, 8, 64, 32, 3, 3, 3, "ldmatrix rows, Ampere"}};
-enum { N_CASES = sizeof CASES / sizeof CASES[0], N_VARIANTS = 3 * N_CASES };
+enum { N_CASES = sizeof CASES / sizeof CASES[0] };
 
-static void all_variants(tile_result* r) {
-    /* The same cases as CASES, in units: the kernel moves one unit per access. */
-    const tile_variant v[N_VARIANTS] = {
-        CASE_VARIANTS(unsigned, "float_32", 32, 32, 1, 5, 0, 5, "float[32][32]"),
-        CASE_VARIANTS(unsigned, "int_128", 32, 128, 1, 5, 0, 7, "int[32][128]"),
-        CASE_VARIANTS(unsigned, "int_8", 32, 8, 1, 3, 0, 5, "int[32][8]"),
-        CASE_VARIANTS(unsigned, "char_128", 64, 32, 4, 5, 2, 5, "char[64][128]"),
-        CASE_VARIANTS(uint2, "float2_32", 32, 32, 1, 4, 0, 5, "float2[32][32]"),
-        CASE_VARIANTS(uint4, "float4_64", 32, 64, 1, 3, 0, 6, "float4[32][64]"),
-        CASE_VARIANTS(uint4, "tma128", 32, 8, 16, 3, 4, 3, "bytes[32][128]"),
-        CASE_VARIANTS(uint4, "tma64", 64, 4, 16, 2, 4, 3, "bytes[64][64]"),
-        CASE_VARIANTS(uint4, "tma32", 128, 2, 16, 1, 4, 3, "bytes[128][32]"),
-        CASE_VARIANTS(uint4, "half_ldm", 32, 8, 8, 3, 3, 3, "half[32][64]")};
-    /* Each variant's baseline is its case's plain twin: CASE_plain. */
-    static char bases[N_CASES][32];
-    for (int c = 0; c < N_CASES; ++c)
-        snprintf(bases[c], sizeof bases[c], "%s_plain", CASES[c].name);
-    for (int i = 0; i < N_VARIANTS; ++i) {
-        memset(&r[i], 0, sizeof r[i]);
-        r[i].v = v[i];
-        for (int c = 0; c < N_CASES; ++c)
-            if (!strncmp(v[i].name, CASES[c].name, strlen(CASES[c].name)) &&
-                v[i].name[strlen(CASES[c].name)] == '_')
-                r[i].baseline = bases[c];
-        if (!r[i].baseline) die("%s belongs to no worked case", v[i].name);
-        tile_model_of(&r[i].v, &r[i].model);
-        /* The lesson's claim, held on every run (and by the .list test): each swizzle makes its
-         * column reads and row stores ideal, and its plain twin's column reads are not. */
-        const tile_model* m = &r[i].model;
-        int swizzled = strstr(v[i].name, "_swz") != NULL, plain = !strcmp(r[i].baseline, v[i].name);
+/* The lesson's kernels, by number (README.md, "Kernels"): the same cases as CASES, in units (the
+ * kernel moves one unit per access). */
+static tile_variant VARIANTS[] = {
+    CASE_VARIANTS(unsigned, "float_32", 1, 32, 32, 1, 5, 0, 5, "float[32][32]"),
+    CASE_VARIANTS(unsigned, "int_128", 4, 32, 128, 1, 5, 0, 7, "int[32][128]"),
+    CASE_VARIANTS(unsigned, "int_8", 7, 32, 8, 1, 3, 0, 5, "int[32][8]"),
+    CASE_VARIANTS(unsigned, "char_128", 10, 64, 32, 4, 5, 2, 5, "char[64][128]"),
+    CASE_VARIANTS(uint2, "float2_32", 13, 32, 32, 1, 4, 0, 5, "float2[32][32]"),
+    CASE_VARIANTS(uint4, "float4_64", 16, 32, 64, 1, 3, 0, 6, "float4[32][64]"),
+    CASE_VARIANTS(uint4, "tma128", 19, 32, 8, 16, 3, 4, 3, "bytes[32][128]"),
+    CASE_VARIANTS(uint4, "tma64", 22, 64, 4, 16, 2, 4, 3, "bytes[64][64]"),
+    CASE_VARIANTS(uint4, "tma32", 25, 128, 2, 16, 1, 4, 3, "bytes[128][32]"),
+    CASE_VARIANTS(uint4, "half_ldm", 28, 32, 8, 8, 3, 3, 3, "half[32][64]")};
+enum { N_VARIANTS = sizeof VARIANTS / sizeof VARIANTS[0] };
+
+/* The lesson's claim, held on every run (and by the .list test): each swizzle makes its column
+ * reads and row stores ideal, and its plain twin's column reads are not. */
+static void check_swizzle_claims(const tile_variant* all, int n_all) {
+    for (int i = 0; i < n_all; ++i) {
+        const tile_variant* x = &all[i];
+        const tile_model* m = &x->model;
+        int swizzled = strstr(x->v.name, "_swz") != NULL, plain = !strcmp(x->against, x->v.name);
         if (swizzled && (m->ld != m->ld_ideal || m->st != m->st_ideal))
-            die("%s: %d column, %d row wavefronts, ideal %d and %d", v[i].name, m->ld, m->st,
+            die("%s: %d column, %d row wavefronts, ideal %d and %d", x->v.name, m->ld, m->st,
                 m->ld_ideal, m->st_ideal);
-        if (plain && m->ld == m->ld_ideal) die("%s is conflict-free without a swizzle", v[i].name);
+        if (plain && m->ld == m->ld_ideal) die("%s is conflict-free without a swizzle", x->v.name);
     }
 }
 
@@ -246,7 +247,7 @@ static void print_ldmatrix(void) {
            "measured these rows (common/calibration/h200_matrix.csv, rows h*_A_x4_k0).\n");
 }
 
-static void lesson(const tile_result* all, int n_all) {
+static void lesson(const tile_variant* all, int n_all) {
     print_from_xor();
     print_cases();
     print_bad_choices();
@@ -256,38 +257,46 @@ static void lesson(const tile_result* all, int n_all) {
 
 /* ---------------------------------------------------------------- summary */
 
-static void print_summary(const course_device* dev, const tile_result* r, int n) {
+static void print_summary(const course_device* dev, const tile_variant* r, int n) {
     course_summary_header(dev, CLI.program);
     printf("| tile | swizzled: column read vs plain | model | padded | extra bytes of padding "
            "|\n| --- | ---: | ---: | ---: | ---: |\n");
     for (int i = 0; i < N_CASES; ++i) {
         char name[32];
         snprintf(name, sizeof name, "%s_swz", CASES[i].name);
-        const tile_result* s = tile_find(r, n, name);
+        const tile_variant* s = tile_find(r, n, name);
         snprintf(name, sizeof name, "%s_pad", CASES[i].name);
-        const tile_result* p = tile_find(r, n, name);
+        const tile_variant* p = tile_find(r, n, name);
         if (!s || !p) continue;
         printf("| %s | %.1fx faster | %.0fx | %.1fx | %u |\n", CASES[i].tile, s->speedup,
                s->model_speedup, p->speedup,
-               p->v.slots * p->v.elem_bytes - s->v.slots * s->v.elem_bytes);
+               p->tile.slots * p->tile.elem_bytes - s->tile.slots * s->tile.elem_bytes);
     }
 }
 
 /* ---------------------------------------------------------------- main */
 
 /* The bank of every unit, plain beside swizzled, for plot.gp's pictures. */
-static void bank_maps(FILE* f, const tile_result* all, int n_all) {
+static void bank_maps(FILE* f, const tile_variant* all, int n_all) {
     static const char* const pictures[] = {"int_8_plain",    "int_8_swz",    "float4_64_plain",
                                            "float4_64_swz",  "tma128_plain", "tma128_swz",
                                            "char_128_plain", "char_128_swz"};
     for (size_t i = 0; i < sizeof pictures / sizeof pictures[0]; ++i)
-        tile_write_bank_map(f, &tile_find(all, n_all, pictures[i])->v, pictures[i]);
+        tile_write_bank_map(f, tile_find(all, n_all, pictures[i]), pictures[i]);
+}
+
+/* The lesson's claims on the model, held on every run. */
+static void claims(const tile_variant* all, int n_all) {
+    check_swizzle_claims(all, n_all);
+    check_ldmatrix_claims();
 }
 
 int main(int argc, char** argv) {
-    static tile_result all[N_VARIANTS];
-    all_variants(all);
-    check_ldmatrix_claims();
-    const tile_chapter chapter = {&CLI, "the swizzle benchmark", lesson, bank_maps, print_summary};
-    return tile_main(&chapter, all, N_VARIANTS, argc, argv);
+    const tile_chapter chapter = {.cli = &CLI,
+                                  .what = "the swizzle benchmark",
+                                  .claims = claims,
+                                  .lesson = lesson,
+                                  .bank_maps = bank_maps,
+                                  .summary = print_summary};
+    return tile_main(&chapter, VARIANTS, N_VARIANTS, argc, argv);
 }

@@ -13,6 +13,7 @@
  * Exit codes: 0 every element where the formula says, 1 not, 77 skipped (a GPU older than
  * sm_90, or a build whose code for it has no TMA: its kernel's ptxVersion below 90). */
 #include "device/smem_access.cuh"
+#include "host/buffers.h"
 #include "host/check.h"
 #include "host/device.h"
 #include "host/test_util.h"
@@ -22,7 +23,6 @@
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 enum { ROWS = 64, THREADS = 128, ALIGN = 1024 };
 
@@ -62,26 +62,24 @@ typedef struct {
  * says. */
 static int check_mode(const tma_mode* m, PFN_cuTensorMapEncodeTiled_v12000 encode) {
     const unsigned row_elems = m->row_bytes / 2, n = ROWS * row_elems, bytes = n * 2;
-    unsigned short* h = (unsigned short*)malloc(bytes);
-    unsigned short* h_out = (unsigned short*)malloc(bytes);
-    if (!h || !h_out) die("out of host memory");
-    for (unsigned i = 0; i < n; ++i) h[i] = (unsigned short)(i + 1); /* all different, not 0 */
-    unsigned short *d_in, *d_out;
-    CUDA_CHECK(cudaMalloc(&d_in, bytes));
-    CUDA_CHECK(cudaMalloc(&d_out, bytes));
-    CUDA_CHECK(cudaMemcpy(d_in, h, bytes, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemset(d_out, 0, bytes));
+    course_buffer in = course_buffer_alloc(bytes), out = course_buffer_alloc(bytes);
+    unsigned short* h = (unsigned short*)in.host;
+    /* Every element different, and none 0xffff: the poison an unwritten one keeps. */
+    for (unsigned i = 0; i < n; ++i) h[i] = (unsigned short)(i + 1);
+    course_buffer_upload(&in);
+    course_buffer_poison(&out);
 
     CUtensorMap map;
     cuuint64_t dims[2] = {row_elems, ROWS}, strides[1] = {m->row_bytes};
     cuuint32_t box[2] = {row_elems, ROWS}, element_strides[2] = {1, 1};
-    CUresult rc = encode(&map, CU_TENSOR_MAP_DATA_TYPE_UINT16, 2, d_in, dims, strides, box,
+    CUresult rc = encode(&map, CU_TENSOR_MAP_DATA_TYPE_UINT16, 2, in.dev, dims, strides, box,
                          element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, m->mode,
                          CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (rc != CUDA_SUCCESS) die("cuTensorMapEncodeTiled (%s) failed with CUresult %d", m->name, rc);
-    tma_load_tile<<<1, THREADS, bytes + ALIGN>>>(map, d_out, bytes);
+    tma_load_tile<<<1, THREADS, bytes + ALIGN>>>(map, (unsigned short*)out.dev, bytes);
     CUDA_CHECK_LAUNCH();
-    CUDA_CHECK(cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost));
+    course_buffer_download(&out);
+    const unsigned short* h_out = (const unsigned short*)out.host;
 
     int wrong = 0;
     for (unsigned r = 0; r < ROWS; ++r)
@@ -93,10 +91,8 @@ static int check_mode(const tma_mode* m, PFN_cuTensorMapEncodeTiled_v12000 encod
         }
     printf("%-5s rows of %3u bytes: %s: %u of %u elements at Swizzle<%d,4,3>(byte offset)\n",
            m->name, m->row_bytes, wrong ? "MISMATCH" : "ok", n - (unsigned)wrong, n, m->b);
-    CUDA_CHECK(cudaFree(d_in));
-    CUDA_CHECK(cudaFree(d_out));
-    free(h);
-    free(h_out);
+    course_buffer_free(&in);
+    course_buffer_free(&out);
     return wrong;
 }
 

@@ -31,18 +31,9 @@
 #include "device/sm_limits.cuh"
 #include "device/smem_access.cuh"
 #include "host/check.h"
-#include "tile/tile_bench.h"
+#include "tile/tile_variant.h"
 
 #include <string.h>
-
-enum {
-    TILE_THREADS = 256, /* 32 x 8 */
-    TILE_WARPS = 8,
-    TILE_BLOCKS_PER_SM = 8, /* __launch_bounds__' minimum, so each thread may use 32 registers:
-                             * on a 64-warp SM (sm_80, sm_90) 8 blocks fill it; the benchmark
-                             * launches as many as the occupancy API says fit (tile_bench) */
-    TILE_LOOP_BYTES = 32    /* bytes each thread loads per loop iteration */
-};
 
 /* Independent column loads per thread per loop iteration: 32 bytes of them, 16 of 2 bytes, 8 of
  * 4, 4 of 8, 2 of 16: every width from 4 bytes up asks for 8 conflict-free wavefronts per warp
@@ -200,28 +191,27 @@ static void tile_row_store(unsigned warp, unsigned k, unsigned lane, unsigned* c
     *chunk = Index()(*row, *col) / VEC * VEC;
 }
 
-/* Elements of a tile, rows stored VEC at a time (VEC = 1: element by element). */
+/* The kernel for a tile of Index's layout, elements of type T, rows stored VEC at a time (VEC = 1:
+ * element by element), and its host side: a tile_variant's .tile. */
 template <typename T, typename Index, unsigned VEC = 1>
-tile_variant tile_variant_of(const char* name, const char* layout) {
+tile_kernel tile_kernel_of() {
     static_assert(Index::ROWS % 32 == 0 && Index::COLS >= tile_unroll(sizeof(T)), "tile shape");
     static_assert(TILE_WARPS % (Index::ROWS / 32) == 0, "loop rows");
     static_assert(Index::COLS % VEC == 0 && tile_row_share<Index>() % VEC == 0, "row groups");
     static_assert(VEC * sizeof(T) <= 16 && (VEC & (VEC - 1)) == 0, "one store of 1..16 bytes");
-    tile_variant v;
-    v.name = name;
-    v.layout = layout;
-    v.elem_bytes = sizeof(T);
-    v.vec = VEC;
-    v.rows = Index::ROWS;
-    v.cols = Index::COLS;
-    v.slots = tile_slots<Index>();
-    v.row_stores = tile_row_share<Index>() / VEC;
-    v.slot = tile_slot<Index>;
-    v.row_store = tile_row_store<Index, VEC>;
-    v.kernel = (const void*)tile_transpose<T, Index, VEC>;
-    v.launch = tile_launch<T, Index, VEC>;
-    v.verify = tile_verify<T, Index>;
-    return v;
+    tile_kernel k;
+    k.elem_bytes = sizeof(T);
+    k.vec = VEC;
+    k.rows = Index::ROWS;
+    k.cols = Index::COLS;
+    k.slots = tile_slots<Index>();
+    k.row_stores = tile_row_share<Index>() / VEC;
+    k.slot = tile_slot<Index>;
+    k.row_store = tile_row_store<Index, VEC>;
+    k.kernel = (const void*)tile_transpose<T, Index, VEC>;
+    k.launch = tile_launch<T, Index, VEC>;
+    k.verify = tile_verify<T, Index>;
+    return k;
 }
 
 #endif
