@@ -109,10 +109,7 @@ static const csv_column CSV_COLUMNS[] = {
     {"model_wavefronts", CSV_INT, 0},
     {"ideal_wavefronts", CSV_INT, 0},
     {"model_ratio", CSV_REAL, 4},
-    {"median_ms", CSV_REAL, 6},
-    {"min_ms", CSV_REAL, 6},
-    {"max_ms", CSV_REAL, 6},
-    {"reps", CSV_INT, 0},
+    CSV_TIMING_COLUMNS,
     {"bytes_per_clk_sm", CSV_REAL, 3},
     {"slowdown", CSV_REAL, 4},
     {"launches", CSV_INT, 0},
@@ -132,10 +129,7 @@ void write_csv(const char* path, const course_device* dev, const course_args* ar
         csv_int(&t, "model_wavefronts", m[i].model_wf);
         csv_int(&t, "ideal_wavefronts", m[i].ideal_wf);
         csv_real(&t, "model_ratio", (double)m[i].model_wf / m[i].ideal_wf);
-        csv_real(&t, "median_ms", m[i].t.median_ms);
-        csv_real(&t, "min_ms", m[i].t.min_ms);
-        csv_real(&t, "max_ms", m[i].t.max_ms);
-        csv_int(&t, "reps", m[i].t.reps);
+        csv_timing(&t, &m[i].t);
         csv_real(&t, "bytes_per_clk_sm", m[i].bytes_per_clk_sm);
         csv_real(&t, "slowdown", m[i].slowdown);
         csv_int(&t, "launches", m[i].launches);

@@ -29,10 +29,7 @@ static const csv_column COLUMNS[] = {
     {"threads", CSV_INT, 0},
     {"sweep", CSV_INT, 0},
     {"bytes_moved", CSV_REAL, 0},
-    {"median_ms", CSV_REAL, 6},
-    {"min_ms", CSV_REAL, 6},
-    {"max_ms", CSV_REAL, 6},
-    {"reps", CSV_INT, 0},
+    CSV_TIMING_COLUMNS,
     {"launches", CSV_INT, 0},
     {"gbps", CSV_REAL, 1},
     {"of_memcpy", CSV_REAL, 4},
@@ -58,10 +55,7 @@ void transpose_write_csv(const char* path, const course_device* dev, const char*
         csv_int(&t, "threads", x->v.needs.threads);
         csv_int(&t, "sweep", x->sweep);
         csv_real(&t, "bytes_moved", 2.0 * m[i].rows * m[i].cols * type->bytes);
-        csv_real(&t, "median_ms", m[i].t.median_ms);
-        csv_real(&t, "min_ms", m[i].t.min_ms);
-        csv_real(&t, "max_ms", m[i].t.max_ms);
-        csv_int(&t, "reps", m[i].t.reps);
+        csv_timing(&t, &m[i].t);
         csv_int(&t, "launches", m[i].t.launches);
         csv_real(&t, "gbps", m[i].gbps);
         csv_real(&t, "of_memcpy", m[i].of_memcpy);

@@ -162,10 +162,7 @@ static const csv_column COLUMNS[] = {
     {"n", CSV_INT, 0},
     {"sets", CSV_INT, 0},
     {"bytes_moved", CSV_REAL, 0},
-    {"median_ms", CSV_REAL, 6},
-    {"min_ms", CSV_REAL, 6},
-    {"max_ms", CSV_REAL, 6},
-    {"reps", CSV_INT, 0},
+    CSV_TIMING_COLUMNS,
     {"launches", CSV_INT, 0},
     {"gbps", CSV_REAL, 1},
     {"of_cub", CSV_REAL, 4},
@@ -188,10 +185,7 @@ void reduce_write_csv(const char* path, const course_device* dev, const char* co
         csv_int(&t, "n", (long long)m[i].n);
         csv_int(&t, "sets", (long long)m[i].sets);
         csv_real(&t, "bytes_moved", (v->scan ? 8.0 : 4.0) * m[i].n);
-        csv_real(&t, "median_ms", m[i].t.median_ms);
-        csv_real(&t, "min_ms", m[i].t.min_ms);
-        csv_real(&t, "max_ms", m[i].t.max_ms);
-        csv_int(&t, "reps", m[i].t.reps);
+        csv_timing(&t, &m[i].t);
         csv_int(&t, "launches", m[i].t.launches);
         csv_real(&t, "gbps", m[i].gbps);
         csv_real(&t, "of_cub", m[i].of_cub);

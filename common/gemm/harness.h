@@ -54,6 +54,16 @@ int gemm_float4_ok(const gemm_call* c);
 /* The tolerance on ||C - ref||_F / ||(alpha A B, beta C)||_F for K products a sum. */
 double gemm_tolerance(int K);
 
+/* n floats uniform in [-1, 1) from *seed. */
+void gemm_fill_uniform(float* x, size_t n, unsigned long long* seed);
+
+/* Exits 2 with a message if A, B, C and a reference C of shape s do not fit in the GPU's free
+ * memory (course_require_device_memory). */
+void gemm_require_memory(const char* program, gemm_shape s);
+
+/* ||x - ref||_F / ||ref||_F over n floats, computed on the device (NaN anywhere: NaN). */
+double gemm_device_distance(const float* x, const float* ref, size_t n);
+
 /* Record i of a table whose records begin with a gemm_variant. */
 const gemm_variant* gemm_variant_at(const course_variants* t, int i);
 

@@ -90,6 +90,13 @@ void csv_real(csv_table* t, const char* name, double value) {
     fprintf(t->f, c->kind == CSV_SIGNIFICANT ? "%.*g" : "%.*f", c->digits, value);
 }
 
+void csv_timing(csv_table* t, const bench_result* r) {
+    csv_real(t, "median_ms", r->median_ms);
+    csv_real(t, "min_ms", r->min_ms);
+    csv_real(t, "max_ms", r->max_ms);
+    csv_int(t, "reps", r->reps);
+}
+
 void csv_end_row(csv_table* t) {
     if (t->next != t->n_columns)
         die("%s: a row ended after %d of its %d columns (next: '%s')", t->path, t->next,

@@ -17,6 +17,7 @@
 #ifndef COURSE_CSV_H
 #define COURSE_CSV_H
 
+#include "host/bench.h"
 #include "host/device.h"
 
 #include <stdio.h>
@@ -71,6 +72,14 @@ void csv_table_open(csv_table* t, const char* path, const course_device* dev,
 void csv_text(csv_table* t, const char* name, const char* value);
 void csv_int(csv_table* t, const char* name, long long value);
 void csv_real(csv_table* t, const char* name, double value);
+
+/* A timing's four columns (bench.h), written where the table has them in this order: median_ms,
+ * min_ms, max_ms (6 decimals) and reps. */
+#define CSV_TIMING_COLUMNS                                                                         \
+    {"median_ms", CSV_REAL, 6}, {"min_ms", CSV_REAL, 6}, {"max_ms", CSV_REAL, 6}, {                \
+        "reps", CSV_INT, 0                                                                         \
+    }
+void csv_timing(csv_table* t, const bench_result* r);
 
 /* Ends the row; every column must have had its field. */
 void csv_end_row(csv_table* t);

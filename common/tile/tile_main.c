@@ -50,10 +50,7 @@ static const csv_column CSV_COLUMNS[] = {
     {"ideal_col_wavefronts", CSV_INT, 0},
     {"model_row_wavefronts", CSV_INT, 0},
     {"ideal_row_wavefronts", CSV_INT, 0},
-    {"median_ms", CSV_REAL, 6},
-    {"min_ms", CSV_REAL, 6},
-    {"max_ms", CSV_REAL, 6},
-    {"reps", CSV_INT, 0},
+    CSV_TIMING_COLUMNS,
     {"ns_per_load", CSV_REAL, 4},
     {"baseline", CSV_TEXT, 0},
     {"speedup", CSV_REAL, 4},
@@ -81,10 +78,7 @@ void tile_write_csv(const char* path, const course_device* dev, const char* comm
         csv_int(&t, "ideal_col_wavefronts", x->model.ld_ideal);
         csv_int(&t, "model_row_wavefronts", x->model.st);
         csv_int(&t, "ideal_row_wavefronts", x->model.st_ideal);
-        csv_real(&t, "median_ms", x->m.t.median_ms);
-        csv_real(&t, "min_ms", x->m.t.min_ms);
-        csv_real(&t, "max_ms", x->m.t.max_ms);
-        csv_int(&t, "reps", x->m.t.reps);
+        csv_timing(&t, &x->m.t);
         csv_real(&t, "ns_per_load", x->m.ns_per_load);
         csv_text(&t, "baseline", x->against);
         csv_real(&t, "speedup", x->speedup);
