@@ -6,7 +6,8 @@
 
 #include "strided_read.h"
 #include "device/sm_limits.cuh"
-#include "device/smem_access.cuh"
+#include "ptx/shared.cuh"
+#include "ptx/special.cuh"
 
 /* What word i of the tile holds: a hash keyed by the run's random seed, so that the data differ
  * from run to run and a wrong address gives a wrong sum. */
@@ -48,8 +49,7 @@ __global__ void __launch_bounds__(BENCH_THREADS, COURSE_MIN_BLOCKS(BENCH_THREADS
     }
     __syncthreads(); /* the block is done when its slowest warp is */
     if (threadIdx.x == 0) {
-        unsigned smid;
-        asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+        const unsigned smid = ptx_smid();
         clocks[3 * blockIdx.x + 1] = clock64();
         clocks[3 * blockIdx.x + 2] = smid;
     }

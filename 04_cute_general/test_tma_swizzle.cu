@@ -12,12 +12,12 @@
  * 512 and 1024 bytes for the 32B, 64B and 128B modes; 1024 here for all three.
  * Exit codes: 0 every element where the formula says, 1 not, 77 skipped (a GPU older than
  * sm_90, or a build whose code for it has no TMA: its kernel's ptxVersion below 90). */
-#include "device/smem_access.cuh"
 #include "host/buffers.h"
 #include "host/check.h"
 #include "host/device.h"
 #include "host/test_util.h"
 #include "model/layout.h"
+#include "ptx/shared.cuh"
 #include "ptx/tma.cuh"
 
 #include <cuda.h>

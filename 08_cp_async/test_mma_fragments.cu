@@ -9,7 +9,6 @@
  * stores D through mma_d_element; small integers make every product and sum exact, so D must equal
  * the CPU's. */
 #include "mma_fragments.h"
-#include "device/smem_access.cuh"
 #include "host/check.h"
 #include "host/device.h"
 #include "host/rng.h"
@@ -17,6 +16,7 @@
 #include "model/layout.h"
 #include "model/smem_model.h"
 #include "ptx/matrix.cuh"
+#include "ptx/shared.cuh"
 
 #include <cuda_fp16.h>
 #include <stdio.h>

@@ -4,12 +4,12 @@
  * is set. The PTX helpers guarantee one LDS/STS of the named width, 1 to 16 bytes, and one
  * ldmatrix / stmatrix (m8n8, .x1 .x2 .x4, .trans or not: lane l gives row l % 8 of matrix l / 8;
  * stmatrix needs sm_90) (calibrate.py sass checks the machine code). */
-#include "device/smem_access.cuh"
 #include "host/check.h"
 #include "host/cli.h"
 #include "host/device.h"
 #include "model/smem_model.h"
 #include "ptx/matrix.cuh"
+#include "ptx/shared.cuh"
 
 #include <stdio.h>
 #include <stdlib.h>

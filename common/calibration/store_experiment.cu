@@ -11,10 +11,10 @@
  * Nsight Compute counts the store wavefronts per store instruction of each launch
  * (calibrate.py stores runs it); the program prints one line per launch: mode, pad, model. */
 #include "device/sm_limits.cuh"
-#include "device/smem_access.cuh"
 #include "host/check.h"
 #include "host/device.h"
 #include "model/smem_model.h"
+#include "ptx/shared.cuh"
 
 #include <stdio.h>
 

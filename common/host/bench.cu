@@ -1,6 +1,7 @@
 #include "host/bench.h"
 
 #include "host/check.h"
+#include "ptx/special.cuh"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,11 +23,9 @@ static void bench_stats(double* v, int n, double* median, double* min, double* m
  * host queue the next kernel, and the host would never open it. flag[1] = 1 says it timed out. */
 enum { GATE_LIMIT_NS = 200000000 };
 static __global__ void bench_gate(volatile int* flag) {
-    unsigned long long start, now;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+    const unsigned long long start = ptx_globaltimer();
     while (!flag[0]) {
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-        if (now - start > GATE_LIMIT_NS) {
+        if (ptx_globaltimer() - start > GATE_LIMIT_NS) {
             flag[1] = 1;
             return;
         }

@@ -20,7 +20,7 @@
 #ifndef COURSE_PTX_CP_ASYNC_CUH
 #define COURSE_PTX_CP_ASYNC_CUH
 
-#include "device/smem_access.cuh"
+#include "ptx/shared.cuh"
 
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
 #define CP_ASYNC_AVAILABLE 1

@@ -29,8 +29,8 @@
 #define COURSE_TILE_TRANSPOSE_CUH
 
 #include "device/sm_limits.cuh"
-#include "device/smem_access.cuh"
 #include "host/check.h"
+#include "ptx/shared.cuh"
 #include "tile/tile_variant.h"
 
 #include <string.h>

@@ -5,8 +5,8 @@
  * The loads are ld.volatile: ptxas too must perform each one where the program has it (a plain
  * ld.shared of an unchanged address would be hoisted out of a benchmark's loop).
  * Addresses are 32-bit shared-window addresses (smem_address(ptr) + byte offset). */
-#ifndef COURSE_SMEM_ACCESS_CUH
-#define COURSE_SMEM_ACCESS_CUH
+#ifndef COURSE_PTX_SHARED_CUH
+#define COURSE_PTX_SHARED_CUH
 
 #include <cuda_runtime.h>
 
