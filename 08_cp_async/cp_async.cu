@@ -77,7 +77,12 @@ typedef struct {
 static kernel_info* new_variant(gemm_variant* all, kernel_info* infos, int* n, const char* name,
                                 int number, const char* adds, int sweep) {
     kernel_info* x = &infos[*n];
-    gemm_variant_init(&all[(*n)++], name, number, adds, sweep);
+    gemm_variant* v = &all[(*n)++];
+    memset(v, 0, sizeof *v);
+    v->v.name = name;
+    v->v.number = number;
+    v->v.description = adds;
+    v->sweep = sweep;
     memset(x, 0, sizeof *x);
     return x;
 }
@@ -98,11 +103,11 @@ static void async_variant(gemm_variant* all, kernel_info* infos, int* n, const c
     gemm_variant* v = &all[*n];
     kernel_info* x = new_variant(all, infos, n, name, number, adds, sweep);
     v->launch = launch_async<BM, BN, BK, NT, LANES_M, TN, STAGES, A_LAYOUT, EXERCISE>;
-    v->kernel = (const void*)gemm_async<BM, BN, BK, NT, LANES_M, TN, STAGES, A_LAYOUT, EXERCISE>;
-    v->threads = NT;
-    v->dynamic_smem = async_smem_bytes(A_LAYOUT, BM, BN, BK, STAGES);
-    v->arch = 80;
-    v->feature = "cp.async";
+    v->v.kernel = (const void*)gemm_async<BM, BN, BK, NT, LANES_M, TN, STAGES, A_LAYOUT, EXERCISE>;
+    v->v.needs.threads = NT;
+    v->v.needs.dynamic_smem = async_smem_bytes(A_LAYOUT, BM, BN, BK, STAGES);
+    v->v.needs.arch = 80;
+    v->v.needs.feature = "cp.async";
     x->family = family;
     x->bk = BK;
     x->stages = STAGES;
@@ -163,11 +168,11 @@ static void tma_variant(gemm_variant* all, kernel_info* infos, int* n, const cha
     gemm_variant* v = &all[*n];
     kernel_info* x = new_variant(all, infos, n, name, 8, adds, sweep);
     v->launch = launch_tma<BM, BN, NT, LANES_M, TN, STAGES, INTERLEAVE>;
-    v->kernel = (const void*)gemm_tma<BM, BN, NT, LANES_M, TN, STAGES, INTERLEAVE>;
-    v->threads = NT;
-    v->dynamic_smem = tma_smem_bytes(BM, BN, STAGES);
-    v->arch = 90;
-    v->feature = "the TMA";
+    v->v.kernel = (const void*)gemm_tma<BM, BN, NT, LANES_M, TN, STAGES, INTERLEAVE>;
+    v->v.needs.threads = NT;
+    v->v.needs.dynamic_smem = tma_smem_bytes(BM, BN, STAGES);
+    v->v.needs.arch = 90;
+    v->v.needs.feature = "the TMA";
     x->family = family;
     x->bk = TMA_BK;
     x->stages = STAGES;
@@ -206,6 +211,7 @@ static int gemm_variants(gemm_variant* v, kernel_info* x) {
         new_variant(v, x, &n, "cublas", 0,
                     "cuBLAS SGEMM, default math mode (fp32 FMA, TF32 off): the baseline", 0);
     v[0].launch = gemm_launch_cublas;
+    v[0].v.baseline = 1;
     k->family = "cublas";
     k->model_st = -1;
     k = new_variant(v, x, &n, "ch06_best", 4,
@@ -213,8 +219,8 @@ static int gemm_variants(gemm_variant* v, kernel_info* x) {
                     "padded",
                     0);
     v[1].launch = launch_06_best;
-    v[1].kernel = (const void*)gemm_vec<128, 128, 8, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 2, 2>;
-    v[1].threads = 256;
+    v[1].v.kernel = (const void*)gemm_vec<128, 128, 8, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 2, 2>;
+    v[1].v.needs.threads = 256;
     {
         const gemm_geometry geo = {128, 128, 8, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 2};
         if (gemm_model_vec(&geo, &k->model)) die("ch06_best: a shared access is malformed");
@@ -282,7 +288,7 @@ static void print_model(const gemm_variant* v, const kernel_info* x, int n) {
             if (shown++)
                 printf("%-17s %3s %6s %-22s", "", "", "", "");
             else
-                printf("%-17s %3d %6d %-22s", v[i].name, x[i].bk, x[i].stages, x[i].a_name);
+                printf("%-17s %3d %6d %-22s", v[i].v.name, x[i].bk, x[i].stages, x[i].a_name);
             printf(" %-26s %5d %6.2f (%5.2f)\n", c->what, c->width, c->wavefronts, c->ideal);
         }
     }
@@ -514,8 +520,8 @@ static void write_gemm_csv(const char* path, const course_device* dev, const cha
             f,
             "%s,float,%d,%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.0f,%.6f,%.6f,%.6f,%d,%d,%.1f,%.4f,%.3g,"
             "%d,%d,%d,%d,%.4f,%.4f\n",
-            csv_field(v->name), v->number, x->family, m[i].s.M, m[i].s.N, m[i].s.K, v->sweep, x->bk,
-            x->stages, x->a_layout, x->tn, v->threads, v->dynamic_smem,
+            csv_field(v->v.name), v->v.number, x->family, m[i].s.M, m[i].s.N, m[i].s.K, v->sweep, x->bk,
+            x->stages, x->a_layout, x->tn, v->v.needs.threads, (int)v->v.needs.dynamic_smem,
             2.0 * m[i].s.M * m[i].s.N * (double)m[i].s.K, m[i].t.median_ms, m[i].t.min_ms,
             m[i].t.max_ms, m[i].t.reps, m[i].t.launches, m[i].gflops, m[i].of_cublas, m[i].error,
             r.regs, r.spill_bytes, r.smem_bytes, r.blocks_per_sm, x->model_st,
@@ -554,7 +560,7 @@ static void print_variants(const gemm_variant* g, int ng, int lesson) {
         printf("%s%d %-17s %s\n", pad, STENCILS[i].number, STENCILS[i].name, STENCILS[i].adds);
     for (int i = 0; i < ng; ++i)
         if (!lesson || !g[i].sweep)
-            printf("%s%d %-17s %s\n", pad, g[i].number, g[i].name, g[i].adds);
+            printf("%s%d %-17s %s\n", pad, g[i].v.number, g[i].v.name, g[i].v.description);
     if (lesson) printf("  - the sweep (async_bk*, wide_2/4_swizzled): --list\n");
     printf("%s- trap_padded       the alignment trap: A padded by a float a row, copies "
            "misaligned; runs only as --variant trap_padded --check\n",
@@ -584,13 +590,14 @@ static int judge(const course_target* t, const gemm_variant* g, const kernel_inf
         course_print_verdict(t, STENCILS[i].name, &need, stencil_runs[i], why);
         count += stencil_runs[i] && STENCILS[i].arch;
     }
-    gemm_judge(t, g, ng, gemm_runs);
+    course_variants cv = course_variants_of((void*)g, sizeof *g, ng);
+    course_judge(t, &cv, gemm_runs);
     for (int i = 0; i < ng; ++i) {
         if (gemm_runs[i] && info[i].sm90 && tma_encoder_missing(t, why, sizeof why)) {
             gemm_runs[i] = 0;
-            printf("%s skipped: %s\n", g[i].name, why);
+            printf("%s skipped: %s\n", g[i].v.name, why);
         }
-        count += gemm_runs[i] && g[i].arch;
+        count += gemm_runs[i] && g[i].v.needs.arch;
     }
     const course_needs trap = {80, "cp.async", TRAP_SMEM, 256};
     *trap_runs = course_runs_on(t, (const void*)trap_kernel, &trap, why, sizeof why);
@@ -609,7 +616,7 @@ int main(int argc, char** argv) {
     if (ng != N_GEMM) die("%d GEMM variants, expected %d", ng, N_GEMM);
     int n_sel = 0, stencil_named = 0;
     const int hgemm_named = args.variant && hgemm_has_variant(args.variant);
-    for (int i = 0; i < ng; ++i) n_sel += !args.variant || !strcmp(g[i].name, args.variant);
+    for (int i = 0; i < ng; ++i) n_sel += !args.variant || !strcmp(g[i].v.name, args.variant);
     for (int i = 0; i < N_STENCIL; ++i)
         stencil_named |= args.variant && !strcmp(STENCILS[i].name, args.variant);
     const int trap = args.variant && !strcmp(args.variant, "trap_padded");
@@ -645,7 +652,7 @@ int main(int argc, char** argv) {
     ng = course_keep(g, sizeof g[0], ng, gemm_runs);
     n_sel = 0;
     for (int i = 0; i < ng; ++i)
-        if (!args.variant || !strcmp(g[i].name, args.variant)) sel[n_sel++] = g[i];
+        if (!args.variant || !strcmp(g[i].v.name, args.variant)) sel[n_sel++] = g[i];
     int named_runs =
         !args.variant || n_sel || (trap && trap_runs) || (hgemm_named && hgemm_runs(args.variant));
     for (int i = 0; i < N_STENCIL; ++i)
@@ -655,8 +662,9 @@ int main(int argc, char** argv) {
     if (trap) return run_trap();
     const int hgemm_part = (!args.variant || hgemm_named) && hgemm_runs("mma_ceiling");
     gemm_cublas_open();
-    gemm_configure(g, ng);
-    if (lesson || args.bench) gemm_print_resources(g, ng);
+    course_variants all = course_variants_of(g, sizeof g[0], ng);
+    gemm_configure(&all);
+    if (lesson || args.bench) gemm_print_resources(&all);
     const int blocks = dev.sm_count; /* one block per SM: the pipeline alone hides latency */
 
     if (args.check || lesson) {
@@ -666,8 +674,11 @@ int main(int argc, char** argv) {
             failed |= check_stencil(&seed, args.size_given ? args.size * args.size : 1000003,
                                     stencil_named ? args.variant : NULL, stencil_runs);
         if (n_sel && !stencil_named)
-            failed |= gemm_run_check(CLI.program, sel, n_sel, &args,
+        {
+            course_variants checked = course_variants_of(sel, sizeof sel[0], n_sel);
+            failed |= gemm_run_check(CLI.program, &checked, &args,
                                      args.size_given ? (int)args.size : 1024) != EXIT_OK;
+        }
         if (hgemm_part) failed |= hgemm_check(&args, &seed, hgemm_named ? args.variant : NULL);
         if (failed || args.check) return failed ? EXIT_CHECK_FAILED : EXIT_OK;
     }
@@ -678,7 +689,7 @@ int main(int argc, char** argv) {
     static gemm_measurement m[512];
     int n_m = 0, bad = 0;
     if (!stencil_named && !hgemm_named) {
-        n_m = gemm_run_bench(CLI.program, g, ng, &args, m);
+        n_m = gemm_run_bench(CLI.program, &all, &args, m);
         gemm_print_measurements(m, n_m);
         for (int i = 0; i < n_m; ++i) bad |= gemm_wrong(&m[i]);
     }
@@ -686,7 +697,7 @@ int main(int argc, char** argv) {
         write_gemm_csv(args.csv, &dev, args.command_line, g, info, m, n_m);
         write_stencil_csv(args.csv, &dev, args.command_line, sm, n_sm);
     }
-    if (lesson) gemm_print_summary(CLI.program, &dev, g, ng, m, n_m, &args);
+    if (lesson) gemm_print_summary(CLI.program, &dev, &all, m, n_m, &args);
     if (hgemm_part)
         bad |= hgemm_bench(CLI.program, &args, &dev, hgemm_named ? args.variant : NULL, args.csv,
                            lesson);
