@@ -11,6 +11,7 @@
  * TMA; against cuBLAS and mma.sync's ceiling.
  *
  * File layout: the GEMM variants, the stencil's check and benchmark, the CSVs, main. */
+#include "exercise_schedule.cuh"
 #include "gemm_async_kernels.cuh"
 #include "gemm_tma_kernels.cuh"
 #include "hgemm.h"
@@ -54,10 +55,10 @@ static const course_cli CLI = {
 
 /* Its dynamic shared memory granted by gemm_configure (main). */
 template <int BM, int BN, int BK, int NT, int LANES_M, int TN, int STAGES, int A_LAYOUT,
-          int EXERCISE>
+          typename SCHEDULE>
 static void launch_async(const gemm_call* c) {
     constexpr int bytes = async_smem_bytes(A_LAYOUT, BM, BN, BK, STAGES);
-    gemm_async<BM, BN, BK, NT, LANES_M, TN, STAGES, A_LAYOUT, EXERCISE>
+    gemm_async<BM, BN, BK, NT, LANES_M, TN, STAGES, A_LAYOUT, SCHEDULE>
         <<<dim3((c->N + BN - 1) / BN, (c->M + BM - 1) / BM), NT, bytes>>>(
             c->M, c->N, c->K, c->alpha, c->A, c->B, c->beta, c->C, gemm_float4_ok(c));
 }
@@ -97,13 +98,13 @@ static void model_variant(kernel_info* x, const char* name, const async_geometry
 }
 
 template <int BM, int BN, int BK, int NT, int LANES_M, int TN, int STAGES, int A_LAYOUT,
-          int EXERCISE>
+          typename SCHEDULE>
 static void async_variant(gemm_variant* all, kernel_info* infos, int* n, const char* family,
                           const char* name, int number, const char* adds, int sweep) {
     gemm_variant* v = &all[*n];
     kernel_info* x = new_variant(all, infos, n, name, number, adds, sweep);
-    v->launch = launch_async<BM, BN, BK, NT, LANES_M, TN, STAGES, A_LAYOUT, EXERCISE>;
-    v->v.kernel = (const void*)gemm_async<BM, BN, BK, NT, LANES_M, TN, STAGES, A_LAYOUT, EXERCISE>;
+    v->launch = launch_async<BM, BN, BK, NT, LANES_M, TN, STAGES, A_LAYOUT, SCHEDULE>;
+    v->v.kernel = (const void*)gemm_async<BM, BN, BK, NT, LANES_M, TN, STAGES, A_LAYOUT, SCHEDULE>;
     v->v.needs.threads = NT;
     v->v.needs.dynamic_smem = async_smem_bytes(A_LAYOUT, BM, BN, BK, STAGES);
     v->v.needs.arch = 80;
@@ -149,7 +150,7 @@ void tma_map(CUtensorMap* map, const void* X, CUtensorMapDataType type, int elem
 template <int BM, int BN, int NT, int LANES_M, int TN, int STAGES, int INTERLEAVE>
 static void launch_tma(const gemm_call* c) {
     if (!tma_encode || c->K == 0 || !gemm_float4_ok(c)) {
-        launch_async<BM, BN, 8, NT, LANES_M, TN, 3, ASYNC_A_SWIZZLED, 0>(c);
+        launch_async<BM, BN, 8, NT, LANES_M, TN, 3, ASYNC_A_SWIZZLED, reference_schedule>(c);
         return;
     }
     CUtensorMap a, b;
@@ -232,29 +233,29 @@ static int gemm_variants(gemm_variant* v, kernel_info* x) {
         k->a_name = "transposed, padded";
         k->model_st = k->model.st;
     }
-    async_variant<128, 128, 8, 256, 4, 8, 2, ASYNC_A_ROW_MAJOR, 0>(
+    async_variant<128, 128, 8, 256, 4, 8, 2, ASYNC_A_ROW_MAJOR, reference_schedule>(
         v, x, &n, "async", "async_2", 5,
         "cp.async into 2 stages, chapter 06's geometry (256 threads, 8 x 8 a lane), A row-major",
         0);
-    async_variant<128, 128, 8, 256, 4, 8, 3, ASYNC_A_ROW_MAJOR, 0>(v, x, &n, "async", "async_3", 5,
-                                                                   "3 stages", 0);
-    async_variant<128, 128, 8, 256, 4, 8, 4, ASYNC_A_ROW_MAJOR, 0>(v, x, &n, "async", "async_4", 5,
-                                                                   "4 stages", 0);
-    async_variant<128, 128, 8, 256, 4, 8, 3, ASYNC_A_SWIZZLED, 0>(
+    async_variant<128, 128, 8, 256, 4, 8, 3, ASYNC_A_ROW_MAJOR, reference_schedule>(
+        v, x, &n, "async", "async_3", 5, "3 stages", 0);
+    async_variant<128, 128, 8, 256, 4, 8, 4, ASYNC_A_ROW_MAJOR, reference_schedule>(
+        v, x, &n, "async", "async_4", 5, "4 stages", 0);
+    async_variant<128, 128, 8, 256, 4, 8, 3, ASYNC_A_SWIZZLED, reference_schedule>(
         v, x, &n, "async_swizzled", "async_3_swizzled", 6,
         "3 stages, A through Swizzle<3,4,3> (the TMA's 128B)", 0);
-    async_variant<128, 128, 16, 256, 4, 8, 3, ASYNC_A_SWIZZLED, 0>(
+    async_variant<128, 128, 16, 256, 4, 8, 3, ASYNC_A_SWIZZLED, reference_schedule>(
         v, x, &n, "async_swizzled", "async_bk16_3", 6, "sweep: BK 16", 1);
-    async_variant<128, 128, 32, 256, 4, 8, 2, ASYNC_A_SWIZZLED, 0>(
+    async_variant<128, 128, 32, 256, 4, 8, 2, ASYNC_A_SWIZZLED, reference_schedule>(
         v, x, &n, "async_swizzled", "async_bk32_2", 6, "sweep: BK 32", 1);
-    async_variant<128, 128, 8, 128, 8, 16, 3, ASYNC_A_ROW_MAJOR, 0>(
+    async_variant<128, 128, 8, 128, 8, 16, 3, ASYNC_A_ROW_MAJOR, reference_schedule>(
         v, x, &n, "wide", "wide_3", 7,
         "cuBLAS's geometry: 128 threads, 8 x 16 a lane, 64 x 64 a warp; 3 stages, A row-major", 0);
-    async_variant<128, 128, 8, 128, 8, 16, 3, ASYNC_A_SWIZZLED, 0>(
+    async_variant<128, 128, 8, 128, 8, 16, 3, ASYNC_A_SWIZZLED, reference_schedule>(
         v, x, &n, "wide_swizzled", "wide_3_swizzled", 7, "the same, A through Swizzle<3,4,3>", 0);
-    async_variant<128, 128, 8, 128, 8, 16, 2, ASYNC_A_SWIZZLED, 0>(
+    async_variant<128, 128, 8, 128, 8, 16, 2, ASYNC_A_SWIZZLED, reference_schedule>(
         v, x, &n, "wide_swizzled", "wide_2_swizzled", 7, "sweep: 2 stages", 1);
-    async_variant<128, 128, 8, 128, 8, 16, 4, ASYNC_A_SWIZZLED, 0>(
+    async_variant<128, 128, 8, 128, 8, 16, 4, ASYNC_A_SWIZZLED, reference_schedule>(
         v, x, &n, "wide_swizzled", "wide_4_swizzled", 7, "sweep: 4 stages", 1);
     tma_variant<128, 128, 256, 4, 8, 3, 0>(
         v, x, &n, "tma", "tma_3",
@@ -268,7 +269,7 @@ static int gemm_variants(gemm_variant* v, kernel_info* x) {
         "the same, a lane's rows 8 apart: the 8 lanes of a column on consecutive rows", 0);
     tma_variant<128, 256, 256, 8, 16, 3, 1>(v, x, &n, "tma_wide", "tma_wide_256",
                                             "the same with 128 x 256 tiles, 256 threads", 0);
-    async_variant<128, 128, 8, 256, 4, 8, 3, ASYNC_A_ROW_MAJOR, 1>(
+    async_variant<128, 128, 8, 256, 4, 8, 3, ASYNC_A_ROW_MAJOR, exercise_schedule>(
         v, x, &n, "async", "async_exercise", 5, "3 stages, the bookkeeping from the exercise", 0);
     return n;
 }
@@ -304,7 +305,7 @@ enum { TRAP_TILE = 128 };
 static constexpr int TRAP_SMEM = async_smem_bytes(ASYNC_A_PADDED, TRAP_TILE, TRAP_TILE, 8, 2);
 static void (*const trap_kernel)(int, int, int, float, const float*, const float*, float, float*,
                                  int) =
-    gemm_async<TRAP_TILE, TRAP_TILE, 8, 256, 4, 8, 2, ASYNC_A_PADDED, 0>;
+    gemm_async<TRAP_TILE, TRAP_TILE, 8, 256, 4, 8, 2, ASYNC_A_PADDED, reference_schedule>;
 
 static int run_trap(void) {
     gemm_smem_cost cost;
@@ -362,8 +363,8 @@ enum { N_STENCIL = sizeof STENCILS / sizeof STENCILS[0] };
 static void stencil_reference(const float* x, const float* w, long long n, float* y) {
     for (long long i = 0; i < n; ++i) {
         float acc = 0.0f;
-        for (int j = 0; j <= 2 * R; ++j) {
-            const long long at = i - R + j;
+        for (int j = 0; j <= 2 * STENCIL_RADIUS; ++j) {
+            const long long at = i - STENCIL_RADIUS + j;
             acc = fmaf(w[j], at >= 0 && at < n ? x[at] : 0.0f, acc);
         }
         y[i] = acc;
@@ -389,8 +390,9 @@ static int check_stencil(unsigned long long* seed, long long max_n, const char* 
         printf("check: memcpy is cudaMemcpy, the benchmark's baseline: nothing to check\n");
         return 0;
     }
-    float w[2 * R + 1];
-    for (int j = 0; j <= 2 * R; ++j) w[j] = (float)(rng_u32(seed) / 4294967296.0 - 0.5);
+    float w[2 * STENCIL_RADIUS + 1];
+    for (int j = 0; j <= 2 * STENCIL_RADIUS; ++j)
+        w[j] = (float)(rng_u32(seed) / 4294967296.0 - 0.5);
     CUDA_CHECK(cudaMemcpyToSymbol(stencil_w, w, sizeof w));
     int failed = 0;
     int checked = 0;
@@ -520,8 +522,8 @@ static void write_gemm_csv(const char* path, const course_device* dev, const cha
             f,
             "%s,float,%d,%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.0f,%.6f,%.6f,%.6f,%d,%d,%.1f,%.4f,%.3g,"
             "%d,%d,%d,%d,%.4f,%.4f\n",
-            csv_field(v->v.name), v->v.number, x->family, m[i].s.M, m[i].s.N, m[i].s.K, v->sweep, x->bk,
-            x->stages, x->a_layout, x->tn, v->v.needs.threads, (int)v->v.needs.dynamic_smem,
+            csv_field(v->v.name), v->v.number, x->family, m[i].s.M, m[i].s.N, m[i].s.K, v->sweep,
+            x->bk, x->stages, x->a_layout, x->tn, v->v.needs.threads, (int)v->v.needs.dynamic_smem,
             2.0 * m[i].s.M * m[i].s.N * (double)m[i].s.K, m[i].t.median_ms, m[i].t.min_ms,
             m[i].t.max_ms, m[i].t.reps, m[i].t.launches, m[i].gflops, m[i].of_cublas, m[i].error,
             r.regs, r.spill_bytes, r.smem_bytes, r.blocks_per_sm, x->model_st,
@@ -673,8 +675,7 @@ int main(int argc, char** argv) {
         if ((!n_sel && !hgemm_named) || stencil_named || !args.variant)
             failed |= check_stencil(&seed, args.size_given ? args.size * args.size : 1000003,
                                     stencil_named ? args.variant : NULL, stencil_runs);
-        if (n_sel && !stencil_named)
-        {
+        if (n_sel && !stencil_named) {
             course_variants checked = course_variants_of(sel, sizeof sel[0], n_sel);
             failed |= gemm_run_check(CLI.program, &checked, &args,
                                      args.size_given ? (int)args.size : 1024) != EXIT_OK;

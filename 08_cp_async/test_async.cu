@@ -2,8 +2,9 @@
  *   --cpu  replays it on the checker's model of stages and commit groups, for 2 to 4 stages and 1
  *          to 9 slices; the checker itself must catch three wrong schedules (reading a slice in
  *          flight, overwriting a stage still to be read, waiting for everything);
- *   --gpu  the GEMM kernel that calls it (gemm_async, EXERCISE = 1) on odd shapes, 2 to 4
+ *   --gpu  the GEMM kernel that calls it (gemm_async with exercise_schedule) on odd shapes, 2 to 4
  *          stages, against a double-precision CPU product, the output poisoned first. */
+#include "exercise_schedule.cuh"
 #include "gemm_async_kernels.cuh"
 #include "pipeline.h"
 #include "host/check.h"
@@ -54,7 +55,7 @@ typedef void (*gemm_kernel)(int, int, int, float, const float*, const float*, fl
 
 template <int STAGES>
 static gemm_kernel exercise_kernel(void) {
-    return gemm_async<128, 128, 8, 256, 4, 8, STAGES, ASYNC_A_SWIZZLED, 1>;
+    return gemm_async<128, 128, 8, 256, 4, 8, STAGES, ASYNC_A_SWIZZLED, exercise_schedule>;
 }
 
 static int test_gpu(void) {
