@@ -6,7 +6,8 @@
  * A (BM x BK, K-major) and of B (BK x BN, [k][n]) come through a STAGES-deep cp.async pipeline
  * into shared tiles in one of three layouts, and every warp reads them with ldmatrix: .x4 for A
  * (16 rows m at two 16-byte columns k), .x4.trans for B (16 rows k at two 16-byte columns n:
- * the B registers of two n8 tiles). mma_fragments.h says which rows, test_mma_fragments proves it.
+ * the B registers of two n8 tiles). The lanes' rows and D's elements are mma_fragments.h's maps,
+ * which test_mma_fragments proves against the hardware.
  *
  * An ldmatrix matrix is 8 consecutive tile rows at one 16-byte column, served alone (the model's
  * rule 4, calibrated): conflict-free when those 8 rows sit in 8 different 16-byte slots of the
@@ -25,6 +26,7 @@
 #ifndef HGEMM_KERNELS_CUH
 #define HGEMM_KERNELS_CUH
 
+#include "mma_fragments.h"
 #include "model/layout.h"
 #include "ptx/cp_async.cuh"
 #include "ptx/matrix.cuh"
@@ -68,18 +70,21 @@ constexpr __host__ __device__ int hgemm_smem_bytes() {
     return STAGES * hg_stage<BM, BN, BK, LAYOUT>::HALVES * 2;
 }
 
-/* The lane's ldmatrix offsets in its warp's tiles (the warp at rows wm, columns wn): A rows
- * wm + lane % 16 at k 16 ks + 8 (lane / 16), for each of the slice's KS steps; B rows k lane % 16
- * at n wn + 16 j + 8 (lane / 16), for each pair j of n8 tiles. Every layout keeps a whole 16-row
- * step additive (16 rows move no bit the swizzle reads: its YYY are row bits 0..2, or 1..2 / 2 at
- * 64- / 32-byte rows), so these are the only offsets computed: the rest are constants. */
+/* The lane's ldmatrix offsets in its warp's tiles (the warp at rows wm, columns wn), the row
+ * ldmatrix_x4_row gives it in each 16 x 16 block (mma_fragments.h, proven by test_mma_fragments):
+ * A's blocks at (wm, 16 ks), for each of the slice's KS steps; B's at (0, wn + 16 j), for each
+ * pair j of n8 tiles. Every layout keeps a whole 16-row step additive (16 rows move no bit the
+ * swizzle reads: its YYY are row bits 0..2, or 1..2 / 2 at 64- / 32-byte rows), so these are the
+ * only offsets computed: the rest are constants. */
 template <typename TA, typename TB, int KS>
 static __device__ __forceinline__ void hg_lane_offsets(int (&a_off)[KS], int (&b_off)[4], int wm,
                                                        int wn, int lane) {
+    int row, col;
+    ldmatrix_x4_row(lane, &row, &col);
 #pragma unroll
-    for (int ks = 0; ks < KS; ++ks) a_off[ks] = TA::at(wm + lane % 16, 16 * ks + 8 * (lane / 16));
+    for (int ks = 0; ks < KS; ++ks) a_off[ks] = TA::at(wm + row, 16 * ks + col);
 #pragma unroll
-    for (int j = 0; j < 4; ++j) b_off[j] = TB::at(lane % 16, wn + 16 * j + 8 * (lane / 16));
+    for (int j = 0; j < 4; ++j) b_off[j] = TB::at(row, wn + 16 * j + col);
 }
 
 /* The warp's fragments of one k16 step: A's 4 m16 tiles, rows 16 apart (A_ROWS16 halves), from
@@ -106,12 +111,11 @@ hg_mma_step(float (&acc)[4][8][4], const unsigned (&af)[4][4], const unsigned (&
 }
 
 /* C = alpha acc + beta C for the warp's 64 x 64 tile at (row0, col0), inside M x N. D's floats
- * 2h, 2h + 1 of tile (i, j): row g + 8 h, columns 2 q, 2 q + 1 (mma_d_element), a float2 when N is
- * even (the pair is then 8-byte aligned). */
+ * 2h, 2h + 1 of tile (i, j) lie side by side in a row (mma_d_element), stored as a float2 when N
+ * is even (the pair is then 8-byte aligned). */
 static __device__ __forceinline__ void hg_store(float* C, int M, int N, int row0, int col0,
                                                 const float (&acc)[4][8][4], float alpha,
                                                 float beta, int lane) {
-    const int g = lane / 4, q = lane % 4;
     const bool pairs = N % 2 == 0;
 #pragma unroll
     for (int i = 0; i < 4; ++i)
@@ -119,7 +123,9 @@ static __device__ __forceinline__ void hg_store(float* C, int M, int N, int row0
         for (int j = 0; j < 8; ++j)
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
-                const int r = row0 + 16 * i + g + 8 * h, c = col0 + 8 * j + 2 * q;
+                int row, col;
+                mma_d_element(lane, 2 * h, &row, &col);
+                const int r = row0 + 16 * i + row, c = col0 + 8 * j + col;
                 if (r >= M || c >= N) continue;
                 float* out = C + (size_t)r * N + c;
                 float2 v = make_float2(alpha * acc[i][j][2 * h], alpha * acc[i][j][2 * h + 1]);
