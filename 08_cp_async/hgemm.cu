@@ -98,9 +98,14 @@ static void hg_tma_launch(const __half* A, const __half* B, float* C, int M, int
         CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
         if (blocks > sms) blocks = sms;
     }
-    hgemm_tma<BM, BN, STAGES, PERSISTENT>
-        <<<(unsigned)blocks, BM / 64 * (BN / 64) * 32,
-           hgemm_tma_smem_bytes<BM, BN, STAGES, PERSISTENT>()>>>(a, b, c, C, M, N, K, alpha, beta);
+    if (PERSISTENT)
+        hgemm_tma_persistent<BM, BN, STAGES><<<(unsigned)blocks, BM / 64 * (BN / 64) * 32,
+                                               hgemm_tma_persistent_smem_bytes<BM, BN, STAGES>()>>>(
+            a, b, c, C, M, N, K, alpha, beta);
+    else
+        hgemm_tma<BM, BN, STAGES>
+            <<<(unsigned)blocks, BM / 64 * (BN / 64) * 32,
+               hgemm_tma_smem_bytes<BM, BN, STAGES>()>>>(a, b, C, M, N, K, alpha, beta);
 }
 
 static cublasHandle_t hg_cublas;
@@ -144,10 +149,12 @@ template <int BM, int BN, int STAGES, int PERSISTENT>
 static hg_variant hg_tma_variant(const char* name, const char* adds) {
     hg_variant v = hg_variant_of<BM, BN, HG_TMA_BK, STAGES, HG_SWIZZLED>(name, adds, 0);
     v.layout = HG_TMA;
-    v.smem = hgemm_tma_smem_bytes<BM, BN, STAGES, PERSISTENT>();
+    v.smem = PERSISTENT ? hgemm_tma_persistent_smem_bytes<BM, BN, STAGES>()
+                        : hgemm_tma_smem_bytes<BM, BN, STAGES>();
     v.launch = hg_tma_launch<BM, BN, STAGES, PERSISTENT>;
     v.fallback = v.kernel;
-    v.kernel = (const void*)hgemm_tma<BM, BN, STAGES, PERSISTENT>;
+    v.kernel = PERSISTENT ? (const void*)hgemm_tma_persistent<BM, BN, STAGES>
+                          : (const void*)hgemm_tma<BM, BN, STAGES>;
     v.persistent = PERSISTENT;
     v.tma = 1;
     return v;
@@ -287,9 +294,10 @@ static int hg_c_stage_model(int swizzled, int odd_rows_swapped, int* ideal) {
             s.op = SMEM_STORE;
             s.mask = 0xffffffffu;
             for (unsigned l = 0; l < 32; ++l) {
-                const unsigned r = l / 4 + 8 * h,
-                               c = odd_rows_swapped ? hg_c_column(j, l) : 8 * j + 2 * (l % 4);
-                s.offset[l] = 4 * hg_c_slot(r, c, swizzled);
+                const unsigned r = l / 4 + 8 * h, c = odd_rows_swapped
+                                                          ? hgemm_c_staging_column(j, l)
+                                                          : 8 * j + 2 * (l % 4);
+                s.offset[l] = 4 * hgemm_c_staging_offset(r, c, swizzled);
             }
             smem_report rep;
             if (smem_analyze(&s, &rep)) die("hg_c_stage_model: a malformed access");
