@@ -11,6 +11,14 @@
  * ldmatrix rule), or as the TMA writes them in its 128B mode (hgemm_tiles.cuh, hg_tile). */
 enum hgemm_layout { HG_PLAIN, HG_PADDED, HG_SWIZZLED, HG_TMA };
 
+/* The layout's name in the lesson's tables and the CSV. */
+COURSE_HD_INLINE const char* hgemm_layout_name(int layout) {
+    return layout == HG_PLAIN      ? "plain"
+           : layout == HG_PADDED   ? "padded"
+           : layout == HG_SWIZZLED ? "swizzled"
+                                   : "tma";
+}
+
 /* The TMA kernels' slice: 64 halves along k, one 128-byte box row. */
 enum { HG_TMA_BK = 64 };
 
