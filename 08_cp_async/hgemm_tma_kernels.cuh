@@ -25,8 +25,8 @@
  *
  * Every stage and every staging box is 1 KiB aligned: the 128B swizzle is a pattern of the
  * address bits. The tensor maps need 16-byte aligned rows (K and N multiples of 8) and matrices
- * (C too, for the TMA's stores), and K > 0: the launchers (tensor.cu) fall back to hgemm_mma on
- * other shapes and without the TMA. */
+ * (C too, for the TMA's stores), and K > 0: the launchers (tensor_variants.cu) fall back to
+ * hgemm_mma on other shapes and without the TMA. */
 #ifndef HGEMM_TMA_KERNELS_CUH
 #define HGEMM_TMA_KERNELS_CUH
 
@@ -201,7 +201,7 @@ static __device__ __forceinline__ void hg_store_tma(const CUtensorMap* map_c, fl
     }
 }
 
-/* Kernel 12: one block a tile. K > 0 and a grid of one block a tile (tensor.cu's launch). */
+/* Kernel 12: one block a tile. K > 0 and a grid of one block a tile (tensor_variants.cu). */
 template <int BM, int BN, int STAGES>
 __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
     hgemm_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
@@ -240,7 +240,7 @@ __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
 }
 
 /* Kernel 13: one block an SM walking the tiles; with beta = 0, C through the TMA (map_c), else
- * from registers. K > 0 and a grid of at most one block a tile (tensor.cu's launch). */
+ * from registers. K > 0 and a grid of at most one block a tile (tensor_variants.cu). */
 template <int BM, int BN, int STAGES>
 __global__ void __launch_bounds__(BM / 64 * (BN / 64) * 32)
     hgemm_tma_persistent(const __grid_constant__ CUtensorMap map_a,
