@@ -88,12 +88,17 @@ static int judge(const course_target* t, const course_variants* v, int* runs) {
     return own;
 }
 
+/* The part called name (--part's), or -1. */
+static int part_named(const char* name) {
+    for (int p = 0; p < N_PARTS; ++p)
+        if (name && !strcmp(name, PARTS[p].name)) return p;
+    return -1;
+}
+
 /* Which parts run: --part's, else --variant's (the part that has it), else every one (-1).
  * Returns -1 to go on, else the exit code of a usage error. */
 static int select_part(const course_args* a, const course_variants* tables, int* part) {
-    *part = -1;
-    for (int p = 0; p < N_PARTS; ++p)
-        if (a->part && !strcmp(a->part, PARTS[p].name)) *part = p;
+    *part = part_named(a->part);
     if (a->variant) {
         int has = -1;
         for (int p = 0; p < N_PARTS; ++p)
@@ -118,12 +123,17 @@ static int selected(int only, int p) {
     return only < 0 || only == p;
 }
 
+/* Each part's heading, a blank line between parts. */
+static void print_heading(int only, int p) {
+    printf("%s%s\n", p && only < 0 ? "\n" : "", PARTS[p].title);
+}
+
 /* --list: the tables of the parts (--part: its own), each under its heading; with --gpu NAME
  * every variant's verdict on that GPU of the table and the chapter's. */
 static int list_parts(const course_args* a, const course_variants* tables, int only) {
     for (int p = 0; p < N_PARTS; ++p)
         if (selected(only, p)) {
-            printf("%s%s\n", p && only < 0 ? "\n" : "", PARTS[p].title);
+            print_heading(only, p);
             course_print_variants(&tables[p]);
         }
     course_target target;
@@ -175,22 +185,17 @@ int main(int argc, char** argv) {
     int only;
     rc = select_part(&args, tables, &only);
     if (rc >= 0) return rc;
-    if (args.list) {
-        int listed = -1;
-        for (int p = 0; p < N_PARTS; ++p)
-            if (args.part && !strcmp(args.part, PARTS[p].name)) listed = p;
-        return list_parts(&args, tables, listed);
-    }
+    if (args.list) return list_parts(&args, tables, part_named(args.part));
     const int lesson = !args.check && !args.bench;
-    if (lesson)
+    if (lesson) {
         printf("The kernels (--variant NAME picks one, --part NAME a part; --list shows them "
                "all):\n\n");
-    if (lesson)
         for (int p = 0; p < N_PARTS; ++p)
             if (selected(only, p)) {
-                printf("%s%s\n", p && only < 0 ? "\n" : "", PARTS[p].title);
+                print_heading(only, p);
                 PARTS[p].print_lesson(&tables[p]);
             }
+    }
     course_device dev;
     rc = open_parts(&args, tables, only, &dev);
     if (rc >= 0) return rc;
