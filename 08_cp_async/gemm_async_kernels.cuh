@@ -9,8 +9,8 @@
  *     Swizzle<3,4,3> on bytes (gemm_async.h), the TMA's 128B mode, which spreads them (and
  *     ASYNC_A_PADDED is the trap: the padding that fixes scalar tiles misaligns the copies);
  *   - STAGES (2 to 4) stage buffers: STAGES - 1 slices in flight while one is computed, the
- *     bookkeeping pipeline.h's (EXERCISE: the learner's exercise_pipeline_step, else the same
- *     arithmetic inline).
+ *     bookkeeping pipeline.h's, from the policy SCHEDULE (reference_schedule below; the exercise's
+ *     variant and test instantiate the kernel with exercise_schedule.cuh's).
  * Shared memory is dynamic: STAGES x (BM + BN) x BK floats, 64 KiB for async_bk32_2, past the
  * 48 KiB a kernel gets without opting in (gemm_configure).
  * vec: K and N multiples of 4 and 16-byte aligned matrices, so every 16-byte chunk is either
@@ -58,8 +58,25 @@ gemm_slice_fma(const float* as, const float* bs, const async_lane& o, float (&ac
     }
 }
 
+/* The schedule of pipeline.h at iteration t of `slices` through STAGES stages: wait until only the
+ * STAGES - 2 newest groups may be in flight (slice t's has landed), read slice t's stage, refill
+ * the stage iteration t - 1 read with the slice STAGES - 1 ahead (none past the last). The stages
+ * are counted unsigned (t is never negative): a power of two's remainder is then a mask without
+ * a sign's correction. */
+struct reference_schedule {
+    template <int STAGES>
+    static __device__ __forceinline__ pipeline_step at(int t, int slices) {
+        pipeline_step p;
+        p.wait_depth = STAGES - 2;
+        p.read_stage = (int)((unsigned)t % STAGES);
+        p.fetch_slice = t + STAGES - 1 < slices ? t + STAGES - 1 : -1;
+        p.fetch_stage = (int)((unsigned)(t + STAGES - 1) % STAGES);
+        return p;
+    }
+};
+
 template <int BM, int BN, int BK, int NT, int LANES_M, int TN, int STAGES, int A_LAYOUT,
-          int EXERCISE>
+          typename SCHEDULE>
 __global__ void __launch_bounds__(NT)
     gemm_async(int M, int N, int K, float alpha, const float* __restrict__ A,
                const float* __restrict__ B, float beta, float* __restrict__ C, int vec) {
@@ -127,15 +144,7 @@ __global__ void __launch_bounds__(NT)
     }
     float acc[MICRO][TN] = {};
     for (int t = 0; t < slices; ++t) {
-        pipeline_step p;
-        if (EXERCISE) {
-            p = exercise_pipeline_step(t, slices, STAGES);
-        } else {
-            p.wait_depth = STAGES - 2;
-            p.read_stage = t % STAGES;
-            p.fetch_slice = t + STAGES - 1 < slices ? t + STAGES - 1 : -1;
-            p.fetch_stage = (t + STAGES - 1) % STAGES;
-        }
+        const pipeline_step p = SCHEDULE::template at<STAGES>(t, slices);
         cp_async_wait(p.wait_depth);
         __syncthreads(); /* slice t everyone's; the stage to refill no one's any more */
         if (p.fetch_slice >= 0) fetch(p.fetch_stage, p.fetch_slice);

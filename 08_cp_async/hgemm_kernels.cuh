@@ -6,7 +6,8 @@
  * A (BM x BK, K-major) and of B (BK x BN, [k][n]) come through a STAGES-deep cp.async pipeline
  * into shared tiles in one of three layouts, and every warp reads them with ldmatrix: .x4 for A
  * (16 rows m at two 16-byte columns k), .x4.trans for B (16 rows k at two 16-byte columns n:
- * the B registers of two n8 tiles). mma_fragments.h says which rows, test_mma_fragments proves it.
+ * the B registers of two n8 tiles): hgemm_warp.cuh, on mma_fragments.h's maps, which
+ * test_mma_fragments proves against the hardware.
  *
  * An ldmatrix matrix is 8 consecutive tile rows at one 16-byte column, served alone (the model's
  * rule 4, calibrated): conflict-free when those 8 rows sit in 8 different 16-byte slots of the
@@ -25,117 +26,12 @@
 #ifndef HGEMM_KERNELS_CUH
 #define HGEMM_KERNELS_CUH
 
-#include "model/layout.h"
+#include "hgemm_tiles.cuh"
+#include "hgemm_warp.cuh"
 #include "ptx/cp_async.cuh"
 #include "ptx/matrix.cuh"
 
 #include <cuda_fp16.h>
-
-enum hgemm_layout { HG_PLAIN, HG_PADDED, HG_SWIZZLED, HG_TMA };
-
-/* A shared tile of ROWS x COLS halves in LAYOUT: where element (r, c) lives, in halves (c a
- * multiple of 8 for a 16-byte chunk, which every layout keeps whole). HG_TMA is what the TMA
- * writes in its 128B swizzle mode: panels of 64 columns (a box's 128-byte rows) one after the
- * other, each Swizzle<3,3,3> on half offsets, as chapter 04 proved the mode to be; STRIDE is then
- * a panel's row. */
-template <int ROWS, int COLS, int LAYOUT>
-struct hg_tile {
-    static constexpr int PANEL = LAYOUT == HG_TMA && COLS > 64 ? 64 : COLS;
-    static constexpr int UNITS = PANEL / 8, STRIDE = PANEL + (LAYOUT == HG_PADDED ? 8 : 0);
-    static constexpr int B = course_log2(UNITS) < 3 ? course_log2(UNITS) : 3;
-    static constexpr int S = course_log2(UNITS) > 3 ? course_log2(UNITS) : 3;
-    static constexpr int HALVES = ROWS * (COLS / PANEL) * STRIDE;
-    static_assert(LAYOUT != HG_TMA || PANEL == 64, "TMA tiles: 64-half panels (128-byte rows)");
-    static_assert(COLS % PANEL == 0, "whole panels");
-    static __device__ __forceinline__ int at(int r, int c) {
-        return LAYOUT == HG_TMA
-                   ? c / PANEL * ROWS * PANEL +
-                         (int)layout_swizzle((unsigned)(r * PANEL + c % PANEL), 3, 3, 3)
-               : LAYOUT == HG_SWIZZLED ? (int)layout_swizzle((unsigned)(r * COLS + c), B, 3, S)
-                                       : r * STRIDE + c;
-    }
-};
-
-template <int BM, int BN, int BK, int LAYOUT>
-struct hg_stage {
-    typedef hg_tile<BM, BK, LAYOUT> A;
-    typedef hg_tile<BK, BN, LAYOUT> B;
-    static constexpr int HALVES = A::HALVES + B::HALVES;
-};
-
-template <int BM, int BN, int BK, int STAGES, int LAYOUT>
-constexpr __host__ __device__ int hgemm_smem_bytes() {
-    return STAGES * hg_stage<BM, BN, BK, LAYOUT>::HALVES * 2;
-}
-
-/* The lane's ldmatrix offsets in its warp's tiles (the warp at rows wm, columns wn): A rows
- * wm + lane % 16 at k 16 ks + 8 (lane / 16), for each of the slice's KS steps; B rows k lane % 16
- * at n wn + 16 j + 8 (lane / 16), for each pair j of n8 tiles. Every layout keeps a whole 16-row
- * step additive (16 rows move no bit the swizzle reads: its YYY are row bits 0..2, or 1..2 / 2 at
- * 64- / 32-byte rows), so these are the only offsets computed: the rest are constants. */
-template <typename TA, typename TB, int KS>
-static __device__ __forceinline__ void hg_lane_offsets(int (&a_off)[KS], int (&b_off)[4], int wm,
-                                                       int wn, int lane) {
-#pragma unroll
-    for (int ks = 0; ks < KS; ++ks) a_off[ks] = TA::at(wm + lane % 16, 16 * ks + 8 * (lane / 16));
-#pragma unroll
-    for (int j = 0; j < 4; ++j) b_off[j] = TB::at(lane % 16, wn + 16 * j + 8 * (lane / 16));
-}
-
-/* The warp's fragments of one k16 step: A's 4 m16 tiles, rows 16 apart (A_ROWS16 halves), from
- * a (the lane's row and column of tile 0), .x4; B's 8 n8 tiles in pairs from b + b_off[j], .x4
- * .trans (the B registers of tiles 2 j and 2 j + 1). */
-template <int A_ROWS16>
-static __device__ __forceinline__ void hg_fragments(unsigned (&af)[4][4], unsigned (&bf)[4][4],
-                                                    const __half* a, const __half* b,
-                                                    const int (&b_off)[4]) {
-#pragma unroll
-    for (int i = 0; i < 4; ++i) ldmatrix<4, false>(af[i], smem_address(a + i * A_ROWS16));
-#pragma unroll
-    for (int j = 0; j < 4; ++j) ldmatrix<4, true>(bf[j], smem_address(b + b_off[j]));
-}
-
-/* One k16 step of the warp's 64 x 64 tile: 4 x 8 mma, each A fragment used by 8 in a row. */
-static __device__ __forceinline__ void
-hg_mma_step(float (&acc)[4][8][4], const unsigned (&af)[4][4], const unsigned (&bf)[4][4]) {
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-#pragma unroll
-        for (int j = 0; j < 8; ++j)
-            mma_m16n8k16(acc[i][j], af[i], bf[j / 2][2 * (j % 2)], bf[j / 2][2 * (j % 2) + 1]);
-}
-
-/* C = alpha acc + beta C for the warp's 64 x 64 tile at (row0, col0), inside M x N. D's floats
- * 2h, 2h + 1 of tile (i, j): row g + 8 h, columns 2 q, 2 q + 1 (mma_d_element), a float2 when N is
- * even (the pair is then 8-byte aligned). */
-static __device__ __forceinline__ void hg_store(float* C, int M, int N, int row0, int col0,
-                                                const float (&acc)[4][8][4], float alpha,
-                                                float beta, int lane) {
-    const int g = lane / 4, q = lane % 4;
-    const bool pairs = N % 2 == 0;
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-#pragma unroll
-        for (int j = 0; j < 8; ++j)
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                const int r = row0 + 16 * i + g + 8 * h, c = col0 + 8 * j + 2 * q;
-                if (r >= M || c >= N) continue;
-                float* out = C + (size_t)r * N + c;
-                float2 v = make_float2(alpha * acc[i][j][2 * h], alpha * acc[i][j][2 * h + 1]);
-                if (pairs) {
-                    if (beta != 0.0f) {
-                        const float2 old = *reinterpret_cast<const float2*>(out);
-                        v.x += beta * old.x;
-                        v.y += beta * old.y;
-                    }
-                    *reinterpret_cast<float2*>(out) = v;
-                } else {
-                    out[0] = beta == 0.0f ? v.x : v.x + beta * out[0];
-                    if (c + 1 < N) out[1] = beta == 0.0f ? v.y : v.y + beta * out[1];
-                }
-            }
-}
 
 /* One 16-byte chunk into the tile at dst, of which the first n halves (0..8) at src lie inside
  * the matrix: cp.async with zero-fill when rows are 16-byte aligned (n is then 0 or 8), half by
@@ -157,47 +53,7 @@ static __device__ __forceinline__ int hg_clamp8(int n) {
     return n < 0 ? 0 : n > 8 ? 8 : n;
 }
 
-/* Block b's tile (tm, tn): the grid is one row of blocks, numbered down GROUP tile-rows at a
- * time, so that the blocks in flight share B's columns and A's rows in L2 (at 8192^3 each
- * operand is 128 MiB, twice the H200's 60 MiB L2: row-major order would read B from DRAM once per
- * tile-row). */
-template <int GROUP>
-static __device__ __forceinline__ void hg_tile_of(int b, int tiles_m, int tiles_n, int* tm,
-                                                  int* tn) {
-    const int per_group = GROUP * tiles_n, first = b / per_group * GROUP;
-    const int rows = tiles_m - first < GROUP ? tiles_m - first : GROUP, k = b % per_group;
-    *tm = first + k % rows;
-    *tn = k / rows;
-}
-
-/* Where block tile `tile` starts, (bm, bn), in hg_tile_of's order, 8 tile-rows at a time. */
-template <int BM, int BN>
-static __device__ __forceinline__ void hg_tile_origin(int tile, int M, int N, int* bm, int* bn) {
-    int tm, tn;
-    hg_tile_of<8>(tile, (M + BM - 1) / BM, (N + BN - 1) / BN, &tm, &tn);
-    *bm = tm * BM;
-    *bn = tn * BN;
-}
-
-/* Where a thread works: its lane, its warp's 64 x 64 tile at (wm, wn) of the block tile `tile`
- * at (bm, bn), and the number of BK slices along K. */
-struct hg_place {
-    int tid, lane, wm, wn, bm, bn, slices;
-};
-
-template <int BM, int BN, int BK>
-static __device__ __forceinline__ hg_place hg_place_of(int M, int N, int K, int tile) {
-    hg_place p;
-    p.tid = threadIdx.x;
-    p.lane = p.tid % 32;
-    const int warp = p.tid / 32;
-    p.wm = warp / (BN / 64) * 64;
-    p.wn = warp % (BN / 64) * 64;
-    hg_tile_origin<BM, BN>(tile, M, N, &p.bm, &p.bn);
-    p.slices = (K + BK - 1) / BK;
-    return p;
-}
-
+/* Kernels 9 to 11 (hgemm_plain, hgemm_padded, hgemm_swizzled and the sweep). */
 template <int BM, int BN, int BK, int WARPS_M, int WARPS_N, int STAGES, int LAYOUT, int ALIGNED>
 __global__ void __launch_bounds__(WARPS_M* WARPS_N * 32)
     hgemm_mma(const __half* __restrict__ A, const __half* __restrict__ B, float* __restrict__ C,
@@ -213,8 +69,9 @@ __global__ void __launch_bounds__(WARPS_M* WARPS_N * 32)
     extern __shared__ uint4 hg_smem[];
     __half* const smem = reinterpret_cast<__half*>(hg_smem);
 
-    const hg_place p = hg_place_of<BM, BN, BK>(M, N, K, blockIdx.x);
-    const int tid = p.tid, lane = p.lane, wm = p.wm, wn = p.wn, bm = p.bm, bn = p.bn;
+    const hgemm_thread_tiles p = hgemm_thread_tiles_of<BM, BN, BK>(M, N, K, blockIdx.x);
+    const int tid = p.tid, lane = p.lane, wm = p.warp_m, wn = p.warp_n, bm = p.block_m,
+              bn = p.block_n;
     const int slices = p.slices;
 
     /* Slice t into stage t % STAGES. Thread tid's chunks: of A, rows a_r + A_STEP i at unit
@@ -288,8 +145,8 @@ __global__ void __launch_bounds__(WARPS_M* WARPS_N * 32)
     hg_store(C, M, N, bm + wm, bn + wn, acc, alpha, beta, lane);
 }
 
-/* The ceiling: mma.sync with its operands in registers, 8 independent accumulators per warp, no
- * memory in the loop. Each thread adds its accumulators into out so the work is kept. */
+/* Kernel 14, the ceiling: mma.sync with its operands in registers, 8 independent accumulators per
+ * warp, no memory in the loop. Each thread adds its accumulators into out so the work is kept. */
 __global__ void __launch_bounds__(256) mma_ceiling(int iters, float* out) {
     unsigned a[4], b0 = 0x3c003c00u ^ threadIdx.x, b1 = b0;
 #pragma unroll

@@ -1,9 +1,8 @@
 /* Chapter 08, the tensor-core part: where each element of an mma.m16n8k16 tile
  * lives in a warp's registers, and which shared-memory rows ldmatrix must be given so that its
  * registers are exactly those fragments, proven by test_mma_fragments.cu (CPU and GPU). The
- * kernel, hgemm_kernels.cuh, writes the same maps inline (rows lane % 16 at column 8 (lane / 16),
- * D's row lane / 4 + 8 h at column 2 (lane % 4)); it should call these instead (not done: its
- * SASS was measured as it is).
+ * kernels (hgemm_kernels.cuh, hgemm_tma_kernels.cuh) address their ldmatrix rows and their stores
+ * of D through these same functions, so the test proves the kernels' addressing.
  *
  * mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32: D (16 x 8, f32) = A (16 x 16, f16, row)
  * x B (16 x 8, f16, col) + C. Lane l: g = l / 4 (its group), t = l % 4 (its place in it).

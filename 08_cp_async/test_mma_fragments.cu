@@ -9,6 +9,7 @@
  * stores D through mma_d_element; small integers make every product and sum exact, so D must equal
  * the CPU's. */
 #include "mma_fragments.h"
+#include "host/buffers.h"
 #include "host/check.h"
 #include "host/device.h"
 #include "host/rng.h"
@@ -189,8 +190,11 @@ static int test_gpu(void) {
     const course_needs need = {80, "mma.sync.m16n8k16", 0, 32};
     rc = course_require_kernel(&dev, (const void*)mma_probe, &need, what);
     if (rc != EXIT_OK) return rc;
-    __half hA[256], hB[256];
-    float a[256], b[256], want[256], got[256];
+    course_buffer A = course_buffer_alloc(256 * sizeof(__half)),
+                  B = course_buffer_alloc(256 * sizeof(__half)), D = course_buffer_alloc(256 * 4);
+    __half *hA = (__half*)A.host, *hB = (__half*)B.host;
+    const float* got = (const float*)D.host;
+    float a[256], b[256], want[256];
     unsigned long long seed = 12;
     for (int e = 0; e < 256; ++e) { /* small integers: every product and sum exact in fp32 */
         a[e] = (float)((int)(rng_u32(&seed) % 7) - 3);
@@ -204,22 +208,17 @@ static int test_gpu(void) {
             for (int k = 0; k < 16; ++k) s += a[i * 16 + k] * b[k * 16 + j];
             want[i * 16 + j] = s;
         }
-    __half *dA, *dB;
-    float* dD;
-    CUDA_CHECK(cudaMalloc(&dA, sizeof hA));
-    CUDA_CHECK(cudaMalloc(&dB, sizeof hB));
-    CUDA_CHECK(cudaMalloc(&dD, sizeof got));
-    CUDA_CHECK(cudaMemcpy(dA, hA, sizeof hA, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(dB, hB, sizeof hB, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemset(dD, 0xff, sizeof got)); /* NaN: an element no lane writes stays NaN */
-    mma_probe<<<1, 32>>>(dA, dB, dD);
+    course_buffer_upload(&A);
+    course_buffer_upload(&B);
+    course_buffer_poison(&D); /* NaN: an element no lane writes stays NaN */
+    mma_probe<<<1, 32>>>((const __half*)A.dev, (const __half*)B.dev, (float*)D.dev);
     CUDA_CHECK_LAUNCH();
-    CUDA_CHECK(cudaMemcpy(got, dD, sizeof got, cudaMemcpyDeviceToHost));
+    course_buffer_download(&D);
     for (int e = 0; e < 256; ++e)
         EXPECT(got[e] == want[e], "D[%d][%d] = %g, the CPU's %g", e / 16, e % 16, got[e], want[e]);
-    CUDA_CHECK(cudaFree(dA));
-    CUDA_CHECK(cudaFree(dB));
-    CUDA_CHECK(cudaFree(dD));
+    course_buffer_free(&A);
+    course_buffer_free(&B);
+    course_buffer_free(&D);
     return EXIT_OK;
 }
 

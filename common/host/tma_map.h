@@ -1,0 +1,28 @@
+/* The TMA's tensor maps, host side (sm_90): the driver's encoder, found through the runtime (no
+ * link to libcuda) by one function, and a 2-D map of a row-major matrix. Chapter 08's TMA kernels
+ * use them; chapter 04's TMA swizzle test could. */
+#ifndef COURSE_TMA_MAP_H
+#define COURSE_TMA_MAP_H
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The driver's cuTensorMapEncodeTiled, looked up on the first call (course_driver_function),
+ * NULL where the driver offers none. Call it once a device is open. */
+PFN_cuTensorMapEncodeTiled_v12000 course_tma_encoder(void);
+
+/* A 2-D map of X: rows x cols elements of element_bytes each, row-major, rows 16-byte aligned,
+ * copied in boxes of box_rows x box_cols, in `swizzle`, zeros past the edges. Dies if the driver
+ * has no encoder or refuses the map. */
+void course_tma_map_2d(CUtensorMap* map, const void* X, CUtensorMapDataType type, int element_bytes,
+                       int rows, int cols, int box_rows, int box_cols, CUtensorMapSwizzle swizzle);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
