@@ -16,6 +16,7 @@
 #include "host/check.h"
 #include "host/device.h"
 #include "host/test_util.h"
+#include "host/tma_map.h"
 #include "model/layout.h"
 #include "ptx/shared.cuh"
 #include "ptx/tma.cuh"
@@ -60,7 +61,7 @@ typedef struct {
 
 /* Loads the tile through the TMA in this mode; returns the elements not where the formula
  * says. */
-static int check_mode(const tma_mode* m, PFN_cuTensorMapEncodeTiled_v12000 encode) {
+static int check_mode(const tma_mode* m) {
     const unsigned row_elems = m->row_bytes / 2, n = ROWS * row_elems, bytes = n * 2;
     course_buffer in = course_buffer_alloc(bytes), out = course_buffer_alloc(bytes);
     unsigned short* h = (unsigned short*)in.host;
@@ -69,13 +70,9 @@ static int check_mode(const tma_mode* m, PFN_cuTensorMapEncodeTiled_v12000 encod
     course_buffer_upload(&in);
     course_buffer_poison(&out);
 
-    CUtensorMap map;
-    cuuint64_t dims[2] = {row_elems, ROWS}, strides[1] = {m->row_bytes};
-    cuuint32_t box[2] = {row_elems, ROWS}, element_strides[2] = {1, 1};
-    CUresult rc = encode(&map, CU_TENSOR_MAP_DATA_TYPE_UINT16, 2, in.dev, dims, strides, box,
-                         element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, m->mode,
-                         CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (rc != CUDA_SUCCESS) die("cuTensorMapEncodeTiled (%s) failed with CUresult %d", m->name, rc);
+    CUtensorMap map; /* one box: the whole tile */
+    course_tma_map_2d(&map, in.dev, CU_TENSOR_MAP_DATA_TYPE_UINT16, 2, ROWS, (int)row_elems, ROWS,
+                      (int)row_elems, m->mode);
     tma_load_tile<<<1, THREADS, bytes + ALIGN>>>(map, (unsigned short*)out.dev, bytes);
     CUDA_CHECK_LAUNCH();
     course_buffer_download(&out);
@@ -105,8 +102,7 @@ int main(int argc, char** argv) {
     const course_needs need = {90, "the TMA", ALIGN + ROWS * 128, THREADS};
     rc = course_require_kernel(&dev, (const void*)tma_load_tile, &need, what);
     if (rc != EXIT_OK) return rc;
-    void* fn = course_driver_function("cuTensorMapEncodeTiled");
-    if (!fn) {
+    if (!course_tma_encoder()) {
         printf("skipped: %s: the driver offers no cuTensorMapEncodeTiled (update it)\n", what);
         return EXIT_SKIPPED;
     }
@@ -114,7 +110,6 @@ int main(int argc, char** argv) {
                                      {"64B", CU_TENSOR_MAP_SWIZZLE_64B, 64, 2},
                                      {"128B", CU_TENSOR_MAP_SWIZZLE_128B, 128, 3}};
     int wrong = 0;
-    for (int i = 0; i < 3; ++i)
-        wrong += check_mode(&modes[i], (PFN_cuTensorMapEncodeTiled_v12000)fn);
+    for (int i = 0; i < 3; ++i) wrong += check_mode(&modes[i]);
     return wrong ? EXIT_CHECK_FAILED : EXIT_OK;
 }

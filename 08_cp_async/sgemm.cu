@@ -62,10 +62,7 @@ static const csv_column COLUMNS[] = {
     {"threads", CSV_INT, 0},
     {"dynamic_smem", CSV_INT, 0},
     {"flops", CSV_REAL, 0},
-    {"median_ms", CSV_REAL, 6},
-    {"min_ms", CSV_REAL, 6},
-    {"max_ms", CSV_REAL, 6},
-    {"reps", CSV_INT, 0},
+    CSV_TIMING_COLUMNS,
     {"launches", CSV_INT, 0},
     {"gflops", CSV_REAL, 1},
     {"of_cublas", CSV_REAL, 4},
@@ -103,10 +100,7 @@ static void write_csv(const char* path, const course_device* dev, const char* cm
         csv_int(&t, "threads", x->g.v.needs.threads);
         csv_int(&t, "dynamic_smem", (long long)x->g.v.needs.dynamic_smem);
         csv_real(&t, "flops", 2.0 * m[i].s.M * m[i].s.N * (double)m[i].s.K);
-        csv_real(&t, "median_ms", m[i].t.median_ms);
-        csv_real(&t, "min_ms", m[i].t.min_ms);
-        csv_real(&t, "max_ms", m[i].t.max_ms);
-        csv_int(&t, "reps", m[i].t.reps);
+        csv_timing(&t, &m[i].t);
         csv_int(&t, "launches", m[i].t.launches);
         csv_real(&t, "gflops", m[i].gflops);
         csv_real(&t, "of_cublas", m[i].of_cublas);

@@ -210,8 +210,7 @@ static int bench_stencils(const char* program, const course_args* a, const cours
 
 static const csv_column COLUMNS[] = {
     {"variant", CSV_TEXT, 0}, {"type", CSV_TEXT, 0},        {"kernel", CSV_INT, 0},
-    {"n", CSV_INT, 0},        {"bytes_moved", CSV_REAL, 0}, {"median_ms", CSV_REAL, 6},
-    {"min_ms", CSV_REAL, 6},  {"max_ms", CSV_REAL, 6},      {"reps", CSV_INT, 0},
+    {"n", CSV_INT, 0},        {"bytes_moved", CSV_REAL, 0}, CSV_TIMING_COLUMNS,
     {"launches", CSV_INT, 0}, {"gbps", CSV_REAL, 1},        {"of_memcpy", CSV_REAL, 4},
 };
 
@@ -229,10 +228,7 @@ static void write_csv(const char* gemm_path, const course_device* dev, const cha
         csv_int(&t, "kernel", m[i].v->v.number);
         csv_int(&t, "n", m[i].n);
         csv_real(&t, "bytes_moved", 8.0 * m[i].n);
-        csv_real(&t, "median_ms", m[i].t.median_ms);
-        csv_real(&t, "min_ms", m[i].t.min_ms);
-        csv_real(&t, "max_ms", m[i].t.max_ms);
-        csv_int(&t, "reps", m[i].t.reps);
+        csv_timing(&t, &m[i].t);
         csv_int(&t, "launches", m[i].t.launches);
         csv_real(&t, "gbps", m[i].gbps);
         csv_real(&t, "of_memcpy", m[i].of_memcpy);

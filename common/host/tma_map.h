@@ -1,6 +1,6 @@
 /* The TMA's tensor maps, host side (sm_90): the driver's encoder, found through the runtime (no
- * link to libcuda) by one function, and a 2-D map of a row-major matrix. Chapter 08's TMA kernels
- * use them; chapter 04's TMA swizzle test could. */
+ * link to libcuda) by one function, and a 2-D map of a row-major matrix: for chapter 08's TMA
+ * kernels and chapter 04's TMA swizzle test. */
 #ifndef COURSE_TMA_MAP_H
 #define COURSE_TMA_MAP_H
 

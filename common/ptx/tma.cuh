@@ -1,5 +1,5 @@
 /* The TMA's device side (sm_90), one line of PTX each: chapter 04's TMA swizzle test, chapter
- * 08's gemm_tma and hgemm_tma use these, and only these.
+ * 08's gemm_tma, hgemm_tma and hgemm_tma_persistent use these, and only these.
  *
  *   mbarrier.init                     a barrier in shared memory that expects `arrivals` arrivals
  *   mbarrier.arrive.expect_tx         one arrival, and the bytes that copies will count in
