@@ -4,9 +4,10 @@
 # suite with every label, the course run (CSVs, plots, SUMMARY.md), and SASS listings.
 # CHAPTER (e.g. 02_padding) limits the course run, the tests and the exercise stubs to those
 # chapters; `common` names the shared part (common/ and calibration tests, the store experiment,
-# the probe's SASS). None means all. The whole suite in two calls of under 8 minutes each:
+# the probe's SASS). None means all. The whole suite in three calls of under 8 minutes each:
 #   gpu_suite.sh common 01_bank_basics 02_padding 03_xor_swizzle 04_cute_general
-#   gpu_suite.sh 05_transpose 06_gemm_tiling 07_warp_shuffle 08_cp_async
+#   gpu_suite.sh 05_transpose 06_gemm_tiling 07_warp_shuffle
+#   gpu_suite.sh 08_cp_async
 # Logs and results go to $OUT (default build/gpu_suite), packed into gpu_suite.tar.gz, with the
 # CTest summary in ctest_summary.txt.
 # CTEST_BUDGET (seconds, default 420) bounds the test step so that the results still get packed.
@@ -42,6 +43,7 @@ if ls .whl/nvidia_cutlass-*.whl >/dev/null 2>&1; then
     export PYTHONPATH=/tmp/course_site${PYTHONPATH:+:$PYTHONPATH}
 fi
 
+step "commit recorded in the CSVs: ${COURSE_GIT_COMMIT:-$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)}"
 step "build"
 cmake --preset default >"$out/logs/configure.txt" 2>&1 &&
   cmake --build --preset default -j "$(nproc)" >"$out/logs/build.txt" 2>&1 ||
