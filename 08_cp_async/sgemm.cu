@@ -61,16 +61,7 @@ static const csv_column COLUMNS[] = {
     {"tn", CSV_INT, 0},
     {"threads", CSV_INT, 0},
     {"dynamic_smem", CSV_INT, 0},
-    {"flops", CSV_REAL, 0},
-    CSV_TIMING_COLUMNS,
-    {"launches", CSV_INT, 0},
-    {"gflops", CSV_REAL, 1},
-    {"of_cublas", CSV_REAL, 4},
-    {"error_vs_cublas", CSV_SIGNIFICANT, 3},
-    {"registers", CSV_INT, 0},
-    {"spill_bytes", CSV_INT, 0},
-    {"smem_bytes", CSV_INT, 0},
-    {"blocks_per_sm", CSV_INT, 0},
+    GEMM_CSV_RESULT_COLUMNS,
     {"model_st_wavefronts_per_request", CSV_REAL, 4},
     {"model_ld_wavefronts_per_request", CSV_REAL, 4},
 };
@@ -84,7 +75,6 @@ static void write_csv(const char* path, const course_device* dev, const char* cm
     for (int i = 0; i < n; ++i) {
         /* Every measured record is one of the table's, which begin with their gemm_variant. */
         const sgemm_variant* x = (const sgemm_variant*)m[i].v;
-        const gemm_resources r = gemm_kernel_resources(m[i].v);
         csv_text(&t, "variant", x->g.v.name);
         csv_text(&t, "type", "float");
         csv_int(&t, "kernel", x->g.v.number);
@@ -99,16 +89,7 @@ static void write_csv(const char* path, const course_device* dev, const char* cm
         csv_int(&t, "tn", x->tn);
         csv_int(&t, "threads", x->g.v.needs.threads);
         csv_int(&t, "dynamic_smem", (long long)x->g.v.needs.dynamic_smem);
-        csv_real(&t, "flops", 2.0 * m[i].s.M * m[i].s.N * (double)m[i].s.K);
-        csv_timing(&t, &m[i].t);
-        csv_int(&t, "launches", m[i].t.launches);
-        csv_real(&t, "gflops", m[i].gflops);
-        csv_real(&t, "of_cublas", m[i].of_cublas);
-        csv_real(&t, "error_vs_cublas", m[i].error);
-        csv_int(&t, "registers", r.regs);
-        csv_int(&t, "spill_bytes", r.spill_bytes);
-        csv_int(&t, "smem_bytes", r.smem_bytes);
-        csv_int(&t, "blocks_per_sm", r.blocks_per_sm);
+        gemm_csv_result(&t, &m[i]);
         csv_real(&t, "model_st_wavefronts_per_request",
                  x->modelled && x->ch06.bm ? x->model.st : -1.0);
         csv_real(&t, "model_ld_wavefronts_per_request", x->modelled ? x->model.ld : -1.0);

@@ -121,6 +121,20 @@ int gemm_wrong(const gemm_measurement* x) {
     return !(x->error <= 2 * gemm_tolerance(x->s.K));
 }
 
+void gemm_csv_result(csv_table* t, const gemm_measurement* m) {
+    const gemm_resources r = gemm_kernel_resources(m->v);
+    csv_real(t, "flops", 2.0 * m->s.M * m->s.N * (double)m->s.K);
+    csv_timing(t, &m->t);
+    csv_int(t, "launches", m->t.launches);
+    csv_real(t, "gflops", m->gflops);
+    csv_real(t, "of_cublas", m->of_cublas);
+    csv_real(t, "error_vs_cublas", m->error);
+    csv_int(t, "registers", r.regs);
+    csv_int(t, "spill_bytes", r.spill_bytes);
+    csv_int(t, "smem_bytes", r.smem_bytes);
+    csv_int(t, "blocks_per_sm", r.blocks_per_sm);
+}
+
 void gemm_print_measurements(const gemm_measurement* m, int n) {
     printf("\n%-17s %18s %10s %10s %10s %5s %9s %9s %10s\n", "kernel", "M x N x K", "median ms",
            "min ms", "max ms", "reps", "GFLOP/s", "% cuBLAS", "vs cuBLAS");

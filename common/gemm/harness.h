@@ -8,6 +8,7 @@
 
 #include "host/bench.h"
 #include "host/cli.h"
+#include "host/csv.h"
 #include "host/device.h"
 #include "host/variant.h"
 
@@ -94,6 +95,18 @@ int gemm_run_bench(const char* program, const course_variants* t, const course_a
                    gemm_measurement* m);
 
 int gemm_wrong(const gemm_measurement* x); /* disagrees with cuBLAS (NaN included) */
+
+/* The columns every GEMM chapter's CSV has after its own (the ncu test and plot.gp read them by
+ * name), and their fields for one measurement: flops, the timing, launches, GFLOP/s, the share
+ * of cuBLAS, the distance to cuBLAS's result, and the kernel's registers, spills, shared memory
+ * and blocks per SM. */
+#define GEMM_CSV_RESULT_COLUMNS                                                                    \
+    {"flops", CSV_REAL, 0}, CSV_TIMING_COLUMNS, {"launches", CSV_INT, 0}, {"gflops", CSV_REAL, 1}, \
+        {"of_cublas", CSV_REAL, 4}, {"error_vs_cublas", CSV_SIGNIFICANT, 3},                       \
+        {"registers", CSV_INT, 0}, {"spill_bytes", CSV_INT, 0}, {"smem_bytes", CSV_INT, 0}, {      \
+        "blocks_per_sm", CSV_INT, 0                                                                \
+    }
+void gemm_csv_result(csv_table* t, const gemm_measurement* m);
 void gemm_print_measurements(const gemm_measurement* m, int n);
 void gemm_print_summary(const char* program, const course_device* dev, const course_variants* t,
                         const gemm_measurement* m, int n, const course_args* a);
