@@ -171,7 +171,7 @@ static void print_bad_choices(void) {
         int c, b, m, s;
         const char* what;
     } tries[] = {{1, 5, 0, 7, "right"},
-                 {1, 5, 0, 5, "S too small: XORs column bits 9..5 into 4..0"},
+                 {1, 5, 0, 5, "S too small: bits 9..5 hold 3 row bits, 8 values"},
                  {1, 3, 0, 7, "B too small: only 8 bank positions per column"},
                  {1, 5, 0, 9, "S too large: rows 0..3 share their XOR bits"},
                  {3, 5, 2, 5, "right"},
