@@ -2,8 +2,10 @@
  * then run
  *     cmake --preset exercises && cmake --build --preset exercises && ctest --preset exercises
  * The test checks that your layout is a bijection on the tile and that column and row accesses
- * of pairs are conflict-free in the course's calibrated model. */
+ * of pairs are conflict-free in the course's calibrated model. The lesson's layouts are in
+ * model/layout.h, included here for you. */
 #include "xor_swizzle.h"
+#include "model/layout.h"
 
 unsigned exercise_half2_slot(unsigned row, unsigned pair) {
     (void)row;

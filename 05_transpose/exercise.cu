@@ -2,8 +2,10 @@
  *     cmake --preset exercises && cmake --build --preset exercises && ctest --preset exercises
  * On a machine with a GPU the test runs kernel 7 with your slot on odd shapes; everywhere, it
  * checks on the CPU that the slot is a bijection, keeps float4 units whole and makes the
- * kernel's shared-memory stores and loads conflict-free in the model. */
+ * kernel's shared-memory stores and loads conflict-free in the model. layout_swizzle (chapter
+ * 04's Swizzle<B,M,S>) is in model/layout.h, included here for you. */
 #include "transpose.h"
+#include "model/layout.h"
 
 unsigned exercise_slot(unsigned row, unsigned col) {
     (void)row;
