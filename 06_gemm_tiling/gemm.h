@@ -14,11 +14,11 @@ extern "C" {
 
 /* ---------------------------------------------------------------- the exercise: kernel 3
  * Kernel 3 tiles C into T3 x T3 blocks; thread (ty, tx) of a block computes one element of C.
- * For each K-slice k0 = 0, T3, 2 T3, ... the block stages A's and B's T3 x T3 tiles in shared
- * memory, As[ty * T3 + tx] = A(block_row * T3 + ty, k0 + tx) and Bs[ty * T3 + tx] =
- * B(k0 + ty, block_col * T3 + tx), with 0 for elements outside the matrices, waits, and adds one
- * tile's dot product to its sum. The learner writes the two steps one thread does (README.md,
- * "Exercise"); the kernel (gemm_smem.cuh) calls them between its barriers. */
+ * For each K-slice k0 = 0, T3, 2 T3, ... the block stages the slice's T3 x T3 tile of A (the
+ * block's rows) and of B (the block's columns) in shared memory, row-major, 0 for elements
+ * outside the matrices, waits, and adds one tile's dot product to its sum. The learner writes
+ * the two steps one thread does (README.md, "Exercise"); gemm_smem_exercise (gemm_smem.cuh)
+ * calls them between its barriers. */
 enum { T3 = 32 };
 
 /* Kernel 4 (1-D blocktiling) and kernel 5 (2-D): their fixed tiles, shared with the bank model. */
