@@ -2,9 +2,10 @@
 # handout.sh OUTDIR: writes the course without its answers into OUTDIR (new, or empty), for an
 # instructor to hand out: the committed tree (git archive HEAD: no history, nothing uncommitted),
 # with each chapter's solution.cu replaced by its exercise.cu stub. The programs that link
-# solution.cu (06, 07, 08: their NAME_exercise variants) still build; there the NN_topic.solution
-# tests grade the stub and fail, as the exercise tests do, until the learner answers. It says
-# what it removed, then proves that no file of OUTDIR equals a committed solution.cu.
+# solution.cu (06, 07, 08: their NAME_exercise variants) still build. The learner writes
+# exercise.cu and grades it with scripts/grade.sh; the NN_topic.solution tests grade the stubs
+# and fail. It says what it removed, then proves that no file of OUTDIR equals a committed
+# solution.cu.
 # Exit 0 when the handout holds no solution, 1 when it does (or git fails), 2 usage error.
 set -uo pipefail
 if [ $# -ne 1 ] || [ "${1:0:1}" = "-" ]; then
