@@ -54,3 +54,7 @@ if [ -n "$left" ]; then
 fi
 echo "handout in $out: ${#files[@]} files, none of them equal to any of the" \
   "${#solutions[@]} solution.cu files"
+echo "in the handout, each chapter's .solution tests and its _exercise variants run the learner's"
+echo "code (the stub until answered: they fail until then; grade with scripts/grade.sh). The"
+echo "lessons' own kernels stay: 06's kernel 3 and 07's kernel 6 show the techniques their"
+echo "exercises ask for, as a chapter's reference must."
