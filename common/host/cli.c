@@ -129,9 +129,7 @@ static void record_command_line(course_args* a, int argc, char** argv) {
     }
 }
 
-/* Why the CSV file could not be written, or NULL: checked before any GPU work, without creating
- * or truncating the file. */
-static const char* csv_unwritable(const char* path) {
+const char* course_unwritable(const char* path) {
     struct stat st;
     if (!stat(path, &st)) {
         if (S_ISDIR(st.st_mode)) return "is a directory";
@@ -255,14 +253,14 @@ int course_parse_args(const course_cli* cli, int argc, char** argv, course_args*
             if (parse_shape(cli, v, a->shape)) return EXIT_USAGE;
             a->shape_given = 1;
         } else if (k == F_CSV) {
-            const char* why = csv_unwritable(v);
+            const char* why = course_unwritable(v);
             if (why) return course_usage_error(cli, "--csv %s: the file %s", v, why);
             for (int s = 0; s < COURSE_MAX_SIDE_FILES && cli->side_files[s]; ++s) {
                 char side[COURSE_PATH_MAX];
                 if (course_side_path(v, cli->side_files[s], side, sizeof side))
                     return course_usage_error(cli, "--csv %s: its %s side file's path is too long",
                                               v, cli->side_files[s]);
-                why = csv_unwritable(side);
+                why = course_unwritable(side);
                 if (why)
                     return course_usage_error(cli, "--csv %s: the side file %s %s", v, side, why);
             }

@@ -67,6 +67,11 @@ int course_parse_unsigned(const char* s, int base, unsigned long long max, unsig
  * and every writer derive it here. Returns 0, or -1 when it does not fit in len bytes. */
 int course_side_path(const char* csv, const char* suffix, char* out, size_t len);
 
+/* Why a file could not be written at path, or NULL ("is a directory", "is in a directory that
+ * does not exist", ...): checked without creating or truncating it, so that --csv FILE and the
+ * tools' --plot FILE are refused before any work. */
+const char* course_unwritable(const char* path);
+
 /* The source tree's root this library was built from (no trailing '/'). */
 const char* course_source_dir(void);
 

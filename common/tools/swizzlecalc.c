@@ -5,6 +5,7 @@
  *   swizzlecalc B M S --elem-bytes E --row-elems N [--rows R]
  *                                   the tile's banks, and the model's wavefronts of a column
  *                                   read and a row read of 2^M-element units
+ *   ... [--plot FILE.png]           the tile's banks also drawn as a heat map, with gnuplot
  *
  * Offsets count elements; a unit is the 2^M elements that the swizzle moves as one. */
 #include "host/check.h"
@@ -12,19 +13,22 @@
 #include "model/layout.h"
 #include "model/smem_model.h"
 #include "model/swizzle_tile.h"
+#include "plot.h"
 
 #include <stdio.h>
 #include <string.h>
 
 static const char usage[] =
     "usage: swizzlecalc B M S [OFFSET...]\n"
-    "       swizzlecalc B M S --elem-bytes 1|2|4|8|16 --row-elems N [--rows R]\n"
+    "       swizzlecalc B M S --elem-bytes 1|2|4|8|16 --row-elems N [--rows R] [--plot FILE.png]\n"
     "  Swizzle<B,M,S>: keep the low M bits, XOR the B bits at bit M+S into the B bits at bit M\n"
     "  (S < 0: the bits at bit M into those at bit M-S). B, M >= 0, |S| >= B, B + M + |S| <= 31.\n"
     "  OFFSET...      print each swizzled offset (elements, below 2^31), one per line\n"
     "  (none)         draw one period: logical unit -> physical unit (a unit: 2^M elements)\n"
     "  --elem-bytes   with --row-elems: draw a tile of R rows (default 32) of N elements, each\n"
-    "                 element's bank, and the wavefronts of a column and a row read of units\n";
+    "                 element's bank, and the wavefronts of a column and a row read of units\n"
+    "  --plot FILE    also draw the tile's banks as a heat map with gnuplot, after the text\n"
+    "                 (exit 77 without gnuplot)\n";
 
 #define fail(...) course_tool_usage_error("swizzlecalc", usage, __VA_ARGS__)
 
@@ -96,7 +100,43 @@ static void print_period(int b, int m, int s) {
     }
 }
 
-static int print_tile(const swizzle_tile* t) {
+/* --plot: the bank of each element (what print_tile prints) as a heat map, numbered up to 1024
+ * cells, the verdict in the title. */
+static int plot_tile(const swizzle_tile* t, const char* png, const char* bits, int col,
+                     int col_ideal, int row, int row_ideal) {
+    course_plot p;
+    int rc = course_plot_begin(&p, "swizzlecalc");
+    if (rc) return rc;
+    for (unsigned r = 0; r < t->rows; ++r)
+        for (unsigned c = 0; c < t->row_elems; ++c)
+            fprintf(p.data, c + 1 < t->row_elems ? "%u " : "%u\n",
+                    smem_bank(swizzle_tile_slot(t, r, c) * t->elem_bytes));
+    double aspect = (double)t->rows / t->row_elems;
+    int height = 220 + (int)(1000 * (aspect < 0.25 ? 0.25 : aspect > 1.5 ? 1.5 : aspect));
+    FILE* gp = course_plot_script(&p, png, 1200, height);
+    if (gp) {
+        fprintf(gp,
+                "set title 'swizzlecalc %d %d %d --elem-bytes %u --row-elems %u --rows %u'.\"\\n"
+                "Swizzle<%d,%d,%d> (offset bits %s): the bank of each element, %u rows of %u "
+                "%u-byte elements\\ncolumn read: worst %d wavefronts (ideal %d); row read: worst "
+                "%d wavefronts (ideal %d)\"\n",
+                t->b, t->m, t->s, t->elem_bytes, t->row_elems, t->rows, t->b, t->m, t->s, bits,
+                t->rows, t->row_elems, t->elem_bytes, col, col_ideal, row, row_ideal);
+        fprintf(gp,
+                "set xlabel 'element of the row'\nset ylabel 'row'\nunset key\n"
+                "set xrange [-0.5:%u.5]\nset yrange [%u.5:-0.5]\nset tics out\n"
+                "set cbrange [-0.5:31.5]\nset cbtics 0,4,31\nset cblabel 'bank'\n"
+                "set palette model HSV defined (0 0 0.6 1, 1 0.8 0.6 1) maxcolors 32\n"
+                "plot DATA matrix with image",
+                t->row_elems - 1, t->rows - 1);
+        if (t->rows * t->row_elems <= 1024)
+            fprintf(gp, ", DATA matrix using 1:2:(sprintf('%%d', $3)) with labels font ',7'");
+        fprintf(gp, "\n");
+    }
+    return course_plot_end(&p);
+}
+
+static int print_tile(const swizzle_tile* t, const char* png) {
     unsigned unit = t->unit_elems;
     if (t->row_elems % unit)
         return fail("--row-elems %u is not a whole number of %u-element units: it must be a "
@@ -125,7 +165,10 @@ static int print_tile(const swizzle_tile* t) {
            t->elem_bytes * unit, col, col_ideal);
     printf("row read (lane i: unit i of the row), worst row: %d wavefronts (ideal %d)\n", row,
            row_ideal);
-    return EXIT_OK;
+    if (!png) return EXIT_OK;
+    char bits[40];
+    swizzle_bit_picture(t->b, t->m, t->s, bits, sizeof bits);
+    return plot_tile(t, png, bits, col, col_ideal, row, row_ideal);
 }
 
 int main(int argc, char** argv) {
@@ -150,18 +193,26 @@ int main(int argc, char** argv) {
     if (argv[4][0] == '-' && argv[4][1] == '-') {
         swizzle_tile t = {0, 1u << bms[1], 0, 32, bms[0], bms[1], bms[2]};
         unsigned seen = 0;
+        const char* png = NULL;
         for (int i = 4; i < argc; i += 2) {
-            static const char* const flags[] = {"--elem-bytes", "--row-elems", "--rows"};
+            static const char* const flags[] = {"--elem-bytes", "--row-elems", "--rows", "--plot"};
             int k = 0;
-            while (k < 3 && strcmp(argv[i], flags[k])) ++k;
-            if (k == 3) return fail("unknown argument '%s'", argv[i]);
+            while (k < 4 && strcmp(argv[i], flags[k])) ++k;
+            if (k == 4) return fail("unknown argument '%s'", argv[i]);
             if (seen >> k & 1u) return fail("%s given twice", argv[i]);
             seen |= 1u << k;
+            if (i + 1 >= argc && k == 3) return fail("--plot needs a value: the PNG to write");
             if (i + 1 >= argc && k == 0)
                 return fail("--elem-bytes needs a value: 1, 2, 4, 8 or 16");
             if (i + 1 >= argc)
                 return fail("%s needs a value: a whole number from 1 to 4096", argv[i]);
             const char* v = argv[i + 1];
+            if (k == 3) {
+                const char* why = course_unwritable(v);
+                if (why) return fail("--plot %s: the file %s", v, why);
+                png = v;
+                continue;
+            }
             unsigned long long x;
             const int bad = course_parse_unsigned(v, 10, 4096, &x) || !x;
             if (k == 0 && (bad || (x != 1 && x != 2 && x != 4 && x != 8 && x != 16)))
@@ -169,8 +220,10 @@ int main(int argc, char** argv) {
             if (bad) return fail("%s needs a whole number from 1 to 4096, got '%s'", argv[i], v);
             *(k == 0 ? &t.elem_bytes : k == 1 ? &t.row_elems : &t.rows) = (unsigned)x;
         }
+        if ((seen & 3u) != 3u && (seen & 8u))
+            return fail("--plot draws a tile: give it with --elem-bytes and --row-elems");
         if (!(seen & 1u) || !(seen & 2u)) return fail("--elem-bytes and --row-elems go together");
-        return print_tile(&t);
+        return print_tile(&t, png);
     }
     unsigned long long offsets[256];
     int n = 0;
