@@ -6,8 +6,9 @@
 #include <string.h>
 #include <time.h>
 
-FILE* csv_open(const char* path, const course_device* dev, const char* command_line,
-               const char* header) {
+/* The file, its metadata lines and its header row. */
+static FILE* open_with_metadata(const char* path, const course_device* dev,
+                                const char* command_line, const char* header) {
     FILE* f = fopen(path, "w");
     if (!f) die("cannot write %s", path);
     char date[32];
@@ -51,7 +52,7 @@ void csv_table_open(csv_table* t, const char* path, const course_device* dev,
         if (i) strcat(header, ",");
         strcat(header, csv_field(columns[i].name));
     }
-    t->f = csv_open(path, dev, command_line, header);
+    t->f = open_with_metadata(path, dev, command_line, header);
     free(header);
     t->path = path;
     t->columns = columns;

@@ -29,12 +29,6 @@ extern "C" {
 /* The commit the program was built from ("abc1234", "abc1234-dirty"); written at build time. */
 extern const char course_git_commit[];
 
-/* Opens path for writing and writes the metadata and the header row (no trailing newline
- * needed). dev is NULL when no GPU was used. Exits with a message if the file cannot be
- * written. */
-FILE* csv_open(const char* path, const course_device* dev, const char* command_line,
-               const char* header);
-
 /* s itself, for a text field of a row; dies if it holds a comma, quote or line break, which
  * would shift the columns that plot.gp and the ncu test read. */
 const char* csv_field(const char* s);
@@ -63,7 +57,8 @@ typedef struct {
     int next; /* the column the next field fills */
 } csv_table;
 
-/* csv_open with the header row made of the columns' names. */
+/* Opens path for writing (exits with a message if it cannot be written) and writes the metadata
+ * and the header row, the columns' names. dev is NULL when no GPU was used. */
 void csv_table_open(csv_table* t, const char* path, const course_device* dev,
                     const char* command_line, const csv_column* columns, int n_columns);
 

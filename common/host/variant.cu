@@ -32,7 +32,11 @@ int course_variant_selected(const course_args* a, const course_variant* x) {
     return a->variant ? !strcmp(x->name, a->variant) : !x->on_request;
 }
 
-void course_print_verdict(const course_target* t, const char* name, const course_needs* need,
+/* The verdict's line, the same in every chapter: for --list --gpu "  runs     NAME  needs 8.0,
+ * 98304 bytes, 256 threads" (the arch, dynamic shared memory and threads a block), with
+ * ": why" after a skipped one; at run time nothing for a variant that runs, else
+ * "NAME skipped: why". */
+static void print_verdict(const course_target* t, const char* name, const course_needs* need,
                           int runs, const char* why) {
     if (t->from_table) {
         const int arch = course_needs_arch(need);
@@ -49,7 +53,7 @@ int course_judge(const course_target* t, const course_variants* v, int* runs) {
         const course_variant* x = course_variant_at(v, i);
         char why[256];
         runs[i] = course_runs_on(t, x->kernel, &x->needs, why, sizeof why);
-        course_print_verdict(t, x->name, &x->needs, runs[i], why);
+        print_verdict(t, x->name, &x->needs, runs[i], why);
         own += runs[i] && !x->baseline;
     }
     return own;

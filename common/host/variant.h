@@ -72,13 +72,6 @@ int course_keep(void* records, size_t size, int n, const int* runs);
  */
 int course_chapter_verdict(const course_target* t, int own, const char* variant, int variant_runs);
 
-/* The verdict's line, the same in every chapter: for --list --gpu "  runs     NAME  needs 8.0,
- * 98304 bytes, 256 threads" (the arch, dynamic shared memory and threads a block), with
- * ": why" after a skipped one; at run time nothing for a variant that runs, else
- * "NAME skipped: why". */
-void course_print_verdict(const course_target* t, const char* name, const course_needs* need,
-                          int runs, const char* why);
-
 /* The start of every chapter's main, after course_parse_args:
  *   - a --variant no record has is a usage error (exit 2);
  *   - --list prints the table, and with --gpu NAME each variant's verdict and the chapter's on
