@@ -17,9 +17,12 @@
 #include "model/smem_model.h"
 #include "tile/tile_main.h"
 #include "tile/tile_model.h"
+#include "host/picture.h"
 #include "tile/tile_transpose.cuh"
 
 #include <stdio.h>
+
+static int draw_pictures(const char* dir);
 
 static const course_cli CLI = {
     "03_xor_swizzle",
@@ -31,8 +34,10 @@ static const course_cli CLI = {
     1000000,
     0, /* no --shape */
     0,
-    0, /* --size from 1 */
-    {TILE_BANK_MAPS} /* the bank maps beside --csv */};
+    0,                /* --size from 1 */
+    {TILE_BANK_MAPS}, /* the bank maps beside --csv */
+    {},               /* no parts */
+    draw_pictures};
 
 /* ---------------------------------------------------------------- variants */
 
@@ -217,6 +222,42 @@ static void lesson(const tile_variant* all, int n_all) {
     print_narrow_conflict();
     print_half2();
     print_mixed_widths(all, n_all);
+}
+
+/* ---------------------------------------------------------------- pictures */
+
+/* xor_f4rows (README, "Mixed widths"): the float tile as kernel 8's row phase stores it, from
+ * the kernel's own index functions: each thread's row group (tile_row_group) and the slot of each
+ * of its four floats (at(r, c + j): tile_pack's order). */
+static int draw_pictures(const char* dir) {
+    typedef tile32<LAYOUT_XOR> Index;
+    enum { VEC = 4 };
+    const Index at;
+    static course_cell cells[Index::ROWS * Index::COLS];
+    size_t n = 0;
+    for (unsigned t = 0; t < TILE_THREADS; ++t)
+        for (unsigned k = 0; k < tile_row_share<Index>() / VEC; ++k) {
+            unsigned r, c;
+            tile_row_group<Index, VEC>(t, k, &r, &c);
+            for (unsigned j = 0; j < VEC; ++j) {
+                const unsigned slot = at(r, c + j);
+                cells[n++] = course_cell_at(slot % 32, slot / 32, (int)(t % 32), "%u", c + j);
+            }
+        }
+    static const course_picture pic = {
+        .name = "03_float4_xor",
+        .title = "xor_f4rows: a 32x32 float tile, c ^ r, rows stored as float4",
+        .key = "a box is a 4-byte word at its bank (x) and row (y), labelled with the column it "
+               "holds, coloured by the thread whose one 16-byte store wrote it",
+        .xlabel = "bank",
+        .ylabel = "row",
+        .columns = 32,
+        .rows = 32,
+        .xtics = 4,
+        .ytics = 4,
+        .width = 1300,
+        .height = 1400};
+    return course_picture_draw(dir, &pic, cells, n);
 }
 
 int main(int argc, char** argv) {

@@ -116,6 +116,12 @@ function(course_chapter chapter)
                        COMMAND ${COURSE_SCRIPTS}/ncu_check.py --probe $<TARGET_FILE:course_gpu_probe>
                                --kernels "${C_NCU_KERNELS}" -- ${bin} ${C_NCU_ARGS})
   endif()
+  # The chapter's pictures (--picture DIR), where it commits some: what the program draws today.
+  if(EXISTS ${dir}/pictures)
+    course_test(NAME ${chapter}.pictures LABELS cpu
+                COMMAND ${COURSE_SCRIPTS}/picture_check.sh ${bin} ${dir}/pictures
+                        ${CMAKE_BINARY_DIR}/picture_check/${chapter})
+  endif()
   course_test(NAME ${chapter}.plot LABELS plot
               COMMAND ${COURSE_SCRIPTS}/plot_check.sh ${dir}/plot.gp ${dir}/results/h200.csv
                       ${CMAKE_BINARY_DIR}/plot_check/${chapter})

@@ -27,7 +27,7 @@ static void print_usage(const course_cli* cli, FILE* out) {
                  cli->parts[p]);
     fprintf(out,
             "usage: %s [--check] [--bench] [--csv FILE] [--size N]%s%s%s [--reps N]\n"
-            "       %*s [--variant NAME]%s [--seed N] [--list [--gpu NAME]] [--help]\n"
+            "       %*s [--variant NAME]%s [--seed N] [--list [--gpu NAME]]%s [--help]\n"
             "%s\n"
             "  (no flags)      the lesson: model tables, check of every variant, benchmark,\n"
             "                  summary\n"
@@ -36,8 +36,9 @@ static void print_usage(const course_cli* cli, FILE* out) {
             "  --csv FILE      write the measurements to FILE (not with --check or --list)\n"
             "  --size N        %s (default %ld, at most %ld)\n",
             cli->program, *shape ? " [--shape " : "", shape, *shape ? "]" : "",
-            (int)strlen(cli->program), "", *parts ? " [--part NAME]" : "", cli->summary, cli->size,
-            cli->default_size, cli->max_size);
+            (int)strlen(cli->program), "", *parts ? " [--part NAME]" : "",
+            cli->pictures ? " [--picture DIR]" : "", cli->summary, cli->size, cli->default_size,
+            cli->max_size);
     if (*shape)
         fprintf(out,
                 "  --shape %-7s the check or the benchmark at this shape only (each dimension 1\n"
@@ -50,6 +51,10 @@ static void print_usage(const course_cli* cli, FILE* out) {
             "  --variant NAME  run one variant only (see --list)\n",
             cli->default_reps, COURSE_MAX_REPS);
     if (*parts) fprintf(out, "  --part NAME     run one part of the chapter only (%s)\n", parts);
+    if (cli->pictures)
+        fprintf(out,
+                "  --picture DIR   draw the chapter's pictures into DIR (NAME.csv, and NAME.png\n"
+                "                  where gnuplot is) and exit; no GPU needed\n");
     fprintf(out,
             "  --list          list the variants and exit\n"
             "  --gpu NAME      with --list: which variants would run on that GPU, and why not\n"
@@ -178,11 +183,12 @@ enum {
     F_SHAPE,
     F_GPU,
     F_PART,
+    F_PICTURE,
     F_COUNT
 };
-static const char* const flag_names[F_COUNT] = {"--check", "--bench",   "--list", "--help",
-                                                "--csv",   "--variant", "--size", "--reps",
-                                                "--seed",  "--shape",   "--gpu",  "--part"};
+static const char* const flag_names[F_COUNT] = {
+    "--check", "--bench", "--list",  "--help", "--csv",  "--variant", "--size",
+    "--reps",  "--seed",  "--shape", "--gpu",  "--part", "--picture"};
 
 /* --size or --reps: a whole number from 1 to max. */
 static int parse_count(const course_cli* cli, const char* flag, const char* v, long min, long max,
@@ -267,7 +273,13 @@ int course_parse_args(const course_cli* cli, int argc, char** argv, course_args*
             a->csv = v;
         } else if (k == F_VARIANT)
             a->variant = v;
-        else if (k == F_PART) {
+        else if (k == F_PICTURE) {
+            struct stat st;
+            if (!cli->pictures) return course_usage_error(cli, "this program draws no pictures");
+            if (stat(v, &st) || !S_ISDIR(st.st_mode) || access(v, W_OK | X_OK))
+                return course_usage_error(cli, "--picture %s: not a writable directory", v);
+            a->picture = v;
+        } else if (k == F_PART) {
             int p = 0;
             while (p < COURSE_MAX_PARTS && cli->parts[p] && strcmp(cli->parts[p], v)) ++p;
             if (!cli->parts[0]) return course_usage_error(cli, "this program has no parts");
@@ -303,6 +315,11 @@ int course_parse_args(const course_cli* cli, int argc, char** argv, course_args*
         return course_usage_error(cli, "%s writes no files: drop --csv",
                                   a->check ? "--check" : "--list");
     if (a->gpu && !a->list) return course_usage_error(cli, "--gpu goes with --list");
+    if (a->picture) {
+        if (a->check || a->bench || a->csv || a->list || a->variant || a->part)
+            return course_usage_error(cli, "--picture draws and exits: give it alone");
+        return cli->pictures(a->picture);
+    }
     if (!a->size_given) a->size = cli->default_size;
     if (!a->reps) a->reps = cli->default_reps;
     if (!a->seed_given) a->seed = fresh_seed();

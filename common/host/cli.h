@@ -1,8 +1,8 @@
 /* The command line every chapter program shares (CONTRIBUTING.md, section 3):
  *   NN_topic [--check] [--bench] [--csv FILE] [--size N] [--shape RxC|MxNxK] [--reps N] [--seed N]
- *            [--variant NAME] [--part NAME] [--list [--gpu NAME]] [--help]
+ *            [--variant NAME] [--part NAME] [--list [--gpu NAME]] [--picture DIR] [--help]
  * (--shape only where the chapter takes one: its matrix shape, RxC or MxNxK, K from 0; --part only
- * where the chapter has parts: the part's name.)
+ * where the chapter has parts: the part's name; --picture only where it draws pictures.)
  * Parsing is strict: an unknown or repeated flag, a missing value (or one starting with -, a
  * forgotten value), a number with anything but digits or above the program's limit (a negative
  * one says so, not that it is missing), --check or --list with --csv, and a --csv file, or a
@@ -29,6 +29,7 @@ typedef struct {
     const char* variant;     /* NULL: every variant */
     const char* gpu;         /* --gpu NAME (with --list): a GPU of course_known_gpus, else NULL */
     const char* part;        /* --part NAME: one of course_cli.parts, else NULL (every part) */
+    const char* picture;     /* --picture DIR: a writable directory, else NULL */
     unsigned long long seed; /* of the check's and benchmark's inputs: --seed, else the clock */
     int seed_given;
     long shape[3]; /* --shape, else zeros */
@@ -52,6 +53,10 @@ typedef struct {
     /* The parts of a chapter in several (08: "stencil", "sgemm", "tensor"), up to the first NULL:
      * --part NAME runs one; a chapter without parts refuses the flag. */
     const char* parts[COURSE_MAX_PARTS];
+    /* The chapter's pictures (host/picture.h), drawn into a directory, or NULL: --picture DIR
+     * calls it and the program exits with what it returns; a chapter without it refuses the
+     * flag. */
+    int (*pictures)(const char* dir);
 } course_cli;
 
 /* The largest --reps any program accepts. */
@@ -78,8 +83,9 @@ const char* course_source_dir(void);
 /* Parses argv into a. Returns -1 when the program should go on, else the exit code to return
  * at once: EXIT_OK after --help (usage printed), EXIT_USAGE after a bad command line (one-line
  * message and usage on stderr). A bad argument wins over --help; --help wins over a bad
- * combination (--check with --bench or --csv). Unset size and reps take the chapter's defaults,
- * an unset seed a fresh one from the clock. */
+ * combination (--check with --bench or --csv). --picture DIR, given alone, returns what
+ * cli->pictures(DIR) returns. Unset size and reps take the chapter's defaults, an unset seed a
+ * fresh one from the clock. */
 int course_parse_args(const course_cli* cli, int argc, char** argv, course_args* a);
 
 /* A usage error of a learner tool (bankcalc, swizzlecalc): "tool: message", then its usage, on

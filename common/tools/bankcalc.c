@@ -17,7 +17,7 @@
 #include "host/check.h"
 #include "host/cli.h"
 #include "model/smem_model.h"
-#include "plot.h"
+#include "host/plot.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -66,7 +66,8 @@ static int plot_banks(const char* png, const char* command, const char* what, co
      * n rows, and the warp 32. */
     static unsigned lanes[SMEM_WARP][SMEM_BANKS], word[SMEM_WARP][SMEM_BANKS];
     course_plot p;
-    int rc = course_plot_begin(&p, "bankcalc"), row0 = 0, groups = SMEM_WARP / r->group_lanes;
+    int rc = course_plot_begin(&p, "bankcalc", "--plot"), row0 = 0,
+        groups = SMEM_WARP / r->group_lanes;
     if (rc) return rc;
     for (int g = 0; g < groups; ++g) {
         int used[SMEM_BANKS] = {0};

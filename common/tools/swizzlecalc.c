@@ -13,7 +13,7 @@
 #include "model/layout.h"
 #include "model/smem_model.h"
 #include "model/swizzle_tile.h"
-#include "plot.h"
+#include "host/plot.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -105,7 +105,7 @@ static void print_period(int b, int m, int s) {
 static int plot_tile(const swizzle_tile* t, const char* png, const char* bits, int col,
                      int col_ideal, int row, int row_ideal) {
     course_plot p;
-    int rc = course_plot_begin(&p, "swizzlecalc");
+    int rc = course_plot_begin(&p, "swizzlecalc", "--plot");
     if (rc) return rc;
     for (unsigned r = 0; r < t->rows; ++r)
         for (unsigned c = 0; c < t->row_elems; ++c)

@@ -1,6 +1,6 @@
 /* POSIX for mkstemp, popen, access and unlink. */
 #define _POSIX_C_SOURCE 200809L
-#include "plot.h"
+#include "host/plot.h"
 
 #include "host/check.h"
 
@@ -21,15 +21,15 @@ static int find_gnuplot(char* out, size_t len) {
     return -1;
 }
 
-int course_plot_begin(course_plot* p, const char* tool) {
+int course_plot_begin(course_plot* p, const char* tool, const char* flag) {
     memset(p, 0, sizeof *p);
     p->tool = tool;
     fflush(stdout); /* the text comes first, whatever happens to the picture */
     if (find_gnuplot(p->gnuplot, sizeof p->gnuplot)) {
         fprintf(stderr,
-                "%s: --plot needs gnuplot: install it (sudo apt-get install gnuplot-nox, brew "
+                "%s: %s needs gnuplot: install it (sudo apt-get install gnuplot-nox, brew "
                 "install gnuplot)\n",
-                tool);
+                tool, flag);
         return EXIT_SKIPPED;
     }
     const char* tmp = getenv("TMPDIR");

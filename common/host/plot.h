@@ -1,16 +1,17 @@
-/* --plot FILE.png for bankcalc and swizzlecalc: the tool writes its data to a temporary file and
+/* gnuplot from C: bankcalc and swizzlecalc (--plot FILE.png) and the chapters' pictures
+ * (host/picture.h). The tool writes its data to a temporary file and
  * its gnuplot script to a pipe, and gnuplot (found on PATH) draws the PNG.
  *
  *   course_plot p;
- *   int rc = course_plot_begin(&p, "bankcalc");      // EXIT_SKIPPED without gnuplot
+ *   int rc = course_plot_begin(&p, "bankcalc", "--plot"); // EXIT_SKIPPED without gnuplot
  *   fprintf(p.data, ...);                             // the data, read by the script as DATA
  *   FILE* gp = course_plot_script(&p, png, 1600, 900);
  *   fprintf(gp, "plot DATA using 1:2 ...\n");
  *   rc = course_plot_end(&p);
  *
  * The caller checks FILE with course_unwritable (host/cli.h) before any work. */
-#ifndef COURSE_TOOLS_PLOT_H
-#define COURSE_TOOLS_PLOT_H
+#ifndef COURSE_PLOT_H
+#define COURSE_PLOT_H
 
 #include <stdio.h>
 
@@ -23,8 +24,8 @@ typedef struct {
 } course_plot;
 
 /* Finds gnuplot and opens the data file. Returns EXIT_OK, EXIT_SKIPPED without gnuplot (with
- * "TOOL: --plot needs gnuplot: install it (...)" on stderr), or EXIT_CHECK_FAILED. */
-int course_plot_begin(course_plot* p, const char* tool);
+ * "TOOL: FLAG needs gnuplot: install it (...)" on stderr), or EXIT_CHECK_FAILED. */
+int course_plot_begin(course_plot* p, const char* tool, const char* flag);
 
 /* Closes the data file and starts gnuplot with a width x height PNG terminal (no enhanced text),
  * its output set to png and the string DATA set to the data file's name. Returns gnuplot's stdin,
