@@ -239,7 +239,6 @@ static void test_shape(void) {
     cli = &CLI;
 }
 
-/* --size 0: valid only where the program says so (07: the sum of nothing). */
 /* --part: one of the program's parts by name; a program without parts refuses it. */
 static void test_parts(void) {
     course_cli parted = program();
@@ -263,6 +262,38 @@ static void test_parts(void) {
     cli = &CLI;
 }
 
+/* --picture DIR: calls the program's pictures with DIR and returns what it returns; refused
+ * where the program has none, for a DIR that is not a writable directory, and with other work. */
+static const char* drawn_into; /* what fake_pictures was given */
+static int fake_pictures(const char* dir) {
+    drawn_into = dir;
+    return 42;
+}
+static void test_pictures(void) {
+    course_cli drawing = program();
+    drawing.pictures = fake_pictures;
+    course_args a;
+    char err[512];
+    EXPECT(parse_err(&a, "--picture .", err, sizeof err) == EXIT_USAGE &&
+               strstr(err, "draws no pictures"),
+           "--picture where there are none: %s", err);
+    cli = &drawing;
+    drawn_into = NULL;
+    EXPECT(parse(&a, "--picture .") == 42 && drawn_into && !strcmp(drawn_into, "."),
+           "--picture . must return what pictures(\".\") returns");
+    EXPECT(parse_err(&a, "--picture no_such_dir", err, sizeof err) == EXIT_USAGE &&
+               strstr(err, "not a writable directory"),
+           "--picture of a directory that does not exist: %s", err);
+    EXPECT(parse_err(&a, "--picture . --check", err, sizeof err) == EXIT_USAGE &&
+               strstr(err, "give it alone"),
+           "--picture with --check: %s", err);
+    EXPECT(parse(&a, "--picture . --list") == EXIT_USAGE, "--picture with --list");
+    EXPECT(parse(&a, "--picture") == EXIT_USAGE, "--picture without a directory");
+    EXPECT(parse(&a, "--picture . --picture .") == EXIT_USAGE, "--picture twice");
+    cli = &CLI;
+}
+
+/* --size 0: valid only where the program says so (07: the sum of nothing). */
 static void test_size_zero(void) {
     course_cli zero_ok = program();
     zero_ok.size_zero_ok = 1;
@@ -350,6 +381,7 @@ int main(int argc, char** argv) {
     test_shape();
     test_size_zero();
     test_parts();
+    test_pictures();
     test_command_line();
     test_csv_path();
     test_side_files();
