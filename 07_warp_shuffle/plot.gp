@@ -5,8 +5,8 @@ set datafile separator ','
 set datafile commentschars '#'
 set terminal pngcairo size 1100,620 font ',11' noenhanced
 
-variants = "cub divergent strided sequential first_add last_warp shuffle butterfly one_pass"
-colours = "#000000 #e41a1c #ff7f00 #a65628 #984ea3 #f781bf #4daf4a #999999 #377eb8"
+variants = "cub divergent strided sequential first_add last_warp shuffle shuffle_exercise butterfly one_pass"
+colours = "#000000 #e41a1c #ff7f00 #a65628 #984ea3 #f781bf #4daf4a #b2df8a #999999 #377eb8"
 is(v) = strcol('variant') eq v
 
 set output outdir.'/gbps.png'
