@@ -37,6 +37,7 @@ static const course_cli CLI = {
     .size_zero_ok = 0,
     .side_files = {STENCIL_CSV, TENSOR_CSV}, /* beside --csv: the stencil's and the tensor part's */
     .parts = {"stencil", "sgemm", "tensor"},
+    .pictures = tensor_pictures, /* the tensor part's C staging */
 };
 
 /* A part: its table, the CPU half of its lesson, and its run on the variants that run here. */

@@ -4,7 +4,7 @@
  * measured against cuBLAS (fp16 in, fp32 accumulate and out) and against the program's own
  * mma.sync ceiling, in the same run.
  *   tensor_variants.cu  the variant table and the launches (the only file with the kernels)
- *   tensor.cu           the part's run and the lesson's tables
+ *   tensor.cu           the part's run, the lesson's tables and the chapter's pictures
  *   tensor_check.cu     the check
  *   tensor_bench.cu     the benchmark, its CSV (the _hgemm side file) and the lesson's summary
  *   tensor_model.c      the bank model of the ldmatrix reads and of C's staging */
@@ -69,6 +69,10 @@ void tensor_print_lesson(const course_variants* t);
  * does not run. Returns 0, or 1 if a check failed or an output was wrong. */
 int tensor_run(const char* program, const course_args* a, const course_device* dev,
                const course_variants* running, int lesson);
+
+/* The chapter's pictures (--picture DIR): C's staging in hgemm_tma_persistent, its order and its
+ * banks; the first error's exit code, else 0. */
+int tensor_pictures(const char* dir);
 
 /* Random halves in [-1, 1): exactly representable, so the CPU reference sees what the GPU
  * sees. */
