@@ -54,9 +54,9 @@ int course_picture_draw(const char* dir, const course_picture* pic, const course
         fprintf(gp,
                 "set datafile separator ','\n"
                 "hue(c) = c < 0 ? 0xffffff : hsv2rgb((int(c) * 11 %% 32) / 32.0, 0.38, 1.0)\n"
-                "set xrange [0:%d]\nset yrange [%d:0]\nset size ratio -1\nunset key\n"
-                "set title ",
-                pic->columns, pic->rows);
+                "set xrange [0:%d]\nset x2range [0:%d]\nset yrange [%d:0]\n"
+                "set size ratio -1\nunset key\nset title ",
+                pic->columns, pic->columns, pic->rows);
         course_plot_string(gp, pic->title);
         fprintf(gp, ".\"\\n\".");
         course_plot_string(gp, pic->key);
