@@ -12,6 +12,7 @@
 #include "host/check.h"
 #include "host/cli.h"
 #include "host/device.h"
+#include "host/picture.h"
 #include "model/layout.h"
 #include "model/smem_model.h"
 #include "model/swizzle_tile.h"
@@ -21,6 +22,8 @@
 
 #include <stdio.h>
 #include <string.h>
+
+static int draw_pictures(const char* dir);
 
 static const course_cli CLI = {
     "04_cute_general",
@@ -32,8 +35,10 @@ static const course_cli CLI = {
     1000000,
     0, /* no --shape */
     0,
-    0, /* --size from 1 */
-    {TILE_BANK_MAPS} /* the bank maps beside --csv */};
+    0,                /* --size from 1 */
+    {TILE_BANK_MAPS}, /* the bank maps beside --csv */
+    {},               /* no parts */
+    draw_pictures};
 
 /* ---------------------------------------------------------------- tiles and variants */
 
@@ -205,9 +210,16 @@ static const struct {
 static const struct { int b, s; } LDM_TRIES[] = {{1, 3}, {2, 3}, {3, 3}, {3, 4}};
 enum { LDM_ROWS = 64, LDM_PAD = 8, N_LDM_TILES = 3, N_LDM_TRIES = 4 };
 
+/* A half tile of LDM_ROWS rows of row_elems (+ pad) halves, read 8 halves (16 bytes) at a time,
+ * under Swizzle<b,3,s> (b = 0: plain). */
+static swizzle_tile ldmatrix_tile(unsigned row_elems, unsigned pad, int b, int s) {
+    swizzle_tile t = {2, 8, row_elems + pad, LDM_ROWS, b, b ? 3 : 0, b ? s : 0};
+    return t;
+}
+
 /* The model's worst ldmatrix.x4 over a half tile of row_elems (+ pad) halves a row. */
 static int ldmatrix_worst(unsigned row_elems, unsigned pad, int b, int s) {
-    swizzle_tile t = {2, 8, row_elems + pad, LDM_ROWS, b, b ? 3 : 0, b ? s : 0};
+    swizzle_tile t = ldmatrix_tile(row_elems, pad, b, s);
     int ideal, wf = swizzle_tile_worst_ldmatrix(&t, &ideal);
     if (wf < 0 || ideal != 4) die("ldmatrix on half[%d][%u]: no model", LDM_ROWS, row_elems);
     return wf;
@@ -272,6 +284,79 @@ static void print_summary(const course_device* dev, const tile_variant* r, int n
                s->model_speedup, p->speedup,
                p->tile.slots * p->tile.elem_bytes - s->tile.slots * s->tile.elem_bytes);
     }
+}
+
+/* ---------------------------------------------------------------- pictures */
+
+/* One ldmatrix.x4 at (0, 0) of a half tile (README, "ldmatrix"), from the model's own access
+ * (swizzle_tile_ldmatrix_access: the rows swizzle_tile_worst_ldmatrix judges): each lane's
+ * 16-byte row at its four banks, coloured by its matrix, and beside each matrix the wavefronts
+ * the model gives it. */
+static int draw_ldmatrix(const char* dir, const char* name, unsigned row_elems, int b, int s,
+                         const char* why) {
+    enum { NOTE = 8 }; /* the width of the column of notes, right of the banks */
+    const swizzle_tile t = ldmatrix_tile(row_elems, 0, b, s);
+    const smem_access a = swizzle_tile_ldmatrix_access(&t, 0, 0);
+    smem_report rep;
+    if (smem_analyze(&a, &rep) || rep.group_lanes != 8) {
+        fprintf(stderr, "%s: no model for the access\n", name);
+        return EXIT_CHECK_FAILED;
+    }
+    course_cell cells[SMEM_WARP + 2 * (SMEM_WARP / 8)];
+    size_t n = 0;
+    for (unsigned lane = 0; lane < SMEM_WARP; ++lane) {
+        unsigned r, u;
+        swizzle_tile_ldmatrix_row(&t, 0, 0, lane, &r, &u);
+        course_cell* c = &cells[n++];
+        *c = course_cell_at(smem_bank(a.offset[lane]), lane, (int)(lane / 8 * 8),
+                            "lane %u: r%u c%u", lane, r, u * t.unit_elems);
+        c->w = 16 / SMEM_BANK_BYTES;
+    }
+    for (unsigned m = 0; m < SMEM_WARP / 8; ++m) {
+        course_cell* c = &cells[n++];
+        *c = course_cell_at(SMEM_BANKS, 8 * m, (int)(8 * m), "matrix %u", m);
+        c->w = NOTE;
+        c->h = 3;
+        c = &cells[n++];
+        *c = course_cell_at(SMEM_BANKS, 8 * m + 3, (int)(8 * m), "%d wavefront%s",
+                            rep.group_wavefronts[m], rep.group_wavefronts[m] == 1 ? "" : "s");
+        c->w = NOTE;
+        c->h = 5;
+    }
+    char layout[24], title[160];
+    if (b)
+        snprintf(layout, sizeof layout, "Swizzle<%d,3,%d>", b, s);
+    else
+        snprintf(layout, sizeof layout, "plain");
+    snprintf(title, sizeof title,
+             "ldmatrix.x4 at (0, 0) of half[%d][%u] (%u-byte rows), %s: %d wavefronts (ideal "
+             "%d)%s",
+             LDM_ROWS, row_elems, row_elems * t.elem_bytes, layout, rep.wavefronts, rep.ideal, why);
+    const course_picture pic = {
+        .name = name,
+        .title = title,
+        .key = "a box is the 16-byte row (8 halves, tile row r, columns c..c+7) a lane gives, at "
+               "its 4 banks, coloured by its matrix; a matrix's 8 lanes are served together "
+               "(right: the model's wavefronts)",
+        .xlabel = "bank",
+        .ylabel = "lane",
+        .columns = SMEM_BANKS + NOTE,
+        .rows = SMEM_WARP,
+        .xtics = 4,
+        .ytics = 8,
+        .width = 1400,
+        .height = 1250};
+    return course_picture_draw(dir, &pic, cells, n);
+}
+
+/* The lesson's ldmatrix tiles: 128-byte rows plain (each matrix's 8 rows in one 4-bank group)
+ * and under their swizzle (over all 32 banks), and <3,3,3> on 256-byte rows (2-way). */
+static int draw_pictures(const char* dir) {
+    int rc = draw_ldmatrix(dir, "04_ldmatrix_plain", 64, 0, 0, "");
+    if (rc == EXIT_OK) rc = draw_ldmatrix(dir, "04_ldmatrix_swizzled", 64, 3, 3, "");
+    if (rc == EXIT_OK)
+        rc = draw_ldmatrix(dir, "04_ldmatrix_333_256B", 128, 3, 3, ", 2-way: S too small");
+    return rc;
 }
 
 /* ---------------------------------------------------------------- main */

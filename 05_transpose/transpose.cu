@@ -27,8 +27,10 @@ static const course_cli CLI = {
     32768,
     2, /* --shape RxC */
     1 << 20,
-    0, /* --size from 1 */
-    {NULL} /* no side files beside --csv */};
+    0,      /* --size from 1 */
+    {NULL}, /* no side files beside --csv */
+    {},     /* no parts */
+    transpose_pictures /* --picture DIR */};
 
 /* ---------------------------------------------------------------- lesson tables */
 

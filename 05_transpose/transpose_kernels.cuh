@@ -125,12 +125,35 @@ __device__ bool vectors_fit(int rows, int cols) {
 }
 
 /* Thread t's k-th micro-block (a, b): rows r0 + V*a .. + V-1, columns c0 + V*b .. + V-1 of the
- * input. Consecutive threads take consecutive b: a warp's loads run along input rows. */
+ * input. Consecutive threads take consecutive b: a warp's loads run along input rows. (Host and
+ * device: the kernel's and the pictures' one definition.) */
 template <typename G>
-__device__ void micro_block(int k, int* a, int* b) {
-    const int m = threadIdx.x + k * G::NT;
+__host__ __device__ inline void micro_block_of(int t, int k, int* a, int* b) {
+    const int m = t + k * G::NT;
     *a = m / G::UC;
     *b = m % G::UC;
+}
+
+/* The calling thread's k-th micro-block. */
+template <typename G>
+__device__ void micro_block(int k, int* a, int* b) {
+    micro_block_of<G>(threadIdx.x, k, a, b);
+}
+
+/* Where column j of micro-block (a, b) goes, transposed: row V*b + j of S, columns V*a .. +V-1. */
+template <typename G>
+__host__ __device__ inline void transposed_row_of(int a, int b, int j, int* row, int* col) {
+    *row = G::V * b + j;
+    *col = G::V * a;
+}
+
+/* Thread t's k-th read of S in phase 2: unit q = t + k * NT in row order, row q / UR, columns
+ * V * (q % UR) .. + V-1. */
+template <typename G>
+__host__ __device__ inline void s_unit_of(int t, int k, int* row, int* col) {
+    const int q = t + k * G::NT;
+    *row = q / G::UR;
+    *col = G::V * (q % G::UR);
 }
 
 /* Calls f(k, i, r, c) for each 16-byte vector the thread moves in the tile at (r0, c0): row i of
@@ -171,19 +194,22 @@ __device__ void store_transposed(T* s, const pack16<T> (&v)[G::MB][G::V]) {
             pack16<T> t;
 #pragma unroll
             for (int i = 0; i < G::V; ++i) t.e[i] = v[k][i].e[j];
-            *reinterpret_cast<pack16<T>*>(s + slot(G::V * b + j, G::V * a)) = t;
+            int row, col;
+            transposed_row_of<G>(a, b, j, &row, &col);
+            *reinterpret_cast<pack16<T>*>(s + slot(row, col)) = t;
         }
     }
 }
 
-/* Phase 2: S row by row, unit q = t + k * NT (row q / UR, unit q % UR) to out row c0 + row,
- * columns r0 + V * unit .. + V-1: a warp's stores run along out's rows. */
+/* Phase 2: S row by row, unit q = t + k * NT (s_unit_of: row q / UR, unit q % UR) to out row c0 +
+ * row, columns r0 + V * unit .. + V-1: a warp's stores run along out's rows. */
 template <typename G, typename Slot, typename T>
 __device__ void write_rows(const T* s, T* out, int rows, int cols, int r0, int c0) {
     const Slot slot;
 #pragma unroll
     for (int k = 0; k < G::MB * G::V; ++k) {
-        const int q = threadIdx.x + k * G::NT, row = q / G::UR, col = G::V * (q % G::UR);
+        int row, col;
+        s_unit_of<G>(threadIdx.x, k, &row, &col);
         if (c0 + row < cols && r0 + col < rows)
             *reinterpret_cast<pack16<T>*>(out + (size_t)(c0 + row) * rows + r0 + col) =
                 *reinterpret_cast<const pack16<T>*>(s + slot(row, col));

@@ -25,6 +25,10 @@ typedef struct {
 } element_type;
 extern const element_type ELEMENT_TYPES[N_TYPES];
 
+/* Kernel 7's tile and block size, chosen by the sweep (README, "The sweep"): the best of it at
+ * 8192^2 and 16384^2 on the H200. The copy ceiling uses the same, and so do the pictures. */
+enum { VEC_TILE_ROWS = 64, VEC_TILE_COLS = 64, VEC_THREADS = 256 };
+
 /* The byte course_buffer_poison writes (host/buffers.h), in every output before a variant runs:
  * no input element is made of it alone. */
 enum { POISON_BYTE = 0xff };
@@ -89,6 +93,11 @@ int transpose_bench(const transpose_variant* v, int n, const course_args* a,
 void transpose_print_measurements(const measurement* m, int n);
 void transpose_write_csv(const char* path, const course_device* dev, const char* command_line,
                          const measurement* m, int n);
+
+/* The chapter's pictures (--picture DIR, transpose_pictures.cu): kernel 7's micro-blocks, and
+ * one warp's stores into S and loads from it, with and without the swizzle. Returns EXIT_OK,
+ * EXIT_SKIPPED without gnuplot, or EXIT_CHECK_FAILED. */
+int transpose_pictures(const char* dir);
 
 /* The lesson's closing tables: every variant, then the sweep, at the sweep's shapes. */
 void transpose_print_summary(const course_device* dev, const transpose_variant* v, int n,

@@ -123,10 +123,6 @@ static transpose_variant scalar_variant(course_variant head, tile32_slot_fn slot
     return x;
 }
 
-/* Kernel 7's tile and block size, chosen by the sweep (README, "The sweep"): the best of it at
- * 8192^2 and 16384^2 on the H200. The copy ceiling uses the same. */
-enum { VEC_TILE_ROWS = 64, VEC_TILE_COLS = 64, VEC_THREADS = 256 };
-
 static const char SWEPT_TILE[] = "the sweep: kernel 7 at another tile and block size";
 
 course_variants transpose_variants(void) {

@@ -66,19 +66,37 @@ int swizzle_tile_worst(const swizzle_tile* t, int along_column, int* ideal) {
     return worst;
 }
 
+/* The rows one ldmatrix.x4 takes: 16 rows at 2 units, or 32 rows at the one unit of a row. */
+static unsigned ldmatrix_rows(const swizzle_tile* t) {
+    return t->row_elems / t->unit_elems > 1 ? SMEM_WARP / 2 : SMEM_WARP;
+}
+
+void swizzle_tile_ldmatrix_row(const swizzle_tile* t, unsigned r0, unsigned c, unsigned lane,
+                               unsigned* r, unsigned* u) {
+    const unsigned rows = ldmatrix_rows(t);
+    *r = r0 + lane % rows;
+    *u = c + lane / rows;
+}
+
+smem_access swizzle_tile_ldmatrix_access(const swizzle_tile* t, unsigned r0, unsigned c) {
+    smem_access a = smem_strided(16, SMEM_LDMATRIX, 1, 0);
+    for (unsigned lane = 0; lane < SMEM_WARP; ++lane) {
+        unsigned r, u;
+        swizzle_tile_ldmatrix_row(t, r0, c, lane, &r, &u);
+        a.offset[lane] = swizzle_tile_slot(t, r, u * t->unit_elems) * t->elem_bytes;
+    }
+    return a;
+}
+
 int swizzle_tile_worst_ldmatrix(const swizzle_tile* t, int* ideal) {
-    const unsigned units = t->row_elems / t->unit_elems, cols = units > 1 ? 2 : 1,
-                   rows = SMEM_WARP / cols;
+    const unsigned units = t->row_elems / t->unit_elems, rows = ldmatrix_rows(t),
+                   cols = SMEM_WARP / rows;
     if (t->elem_bytes * t->unit_elems != 16) return -1;
     int worst = 0;
     *ideal = 0;
     for (unsigned r0 = 0; r0 + rows <= t->rows; r0 += 8)
         for (unsigned c = 0; c + cols <= units; ++c) {
-            smem_access a = smem_strided(16, SMEM_LDMATRIX, 1, 0);
-            for (unsigned lane = 0; lane < SMEM_WARP; ++lane)
-                a.offset[lane] =
-                    swizzle_tile_slot(t, r0 + lane % rows, (c + lane / rows) * t->unit_elems) *
-                    t->elem_bytes;
+            smem_access a = swizzle_tile_ldmatrix_access(t, r0, c);
             smem_report rep;
             if (smem_analyze(&a, &rep)) return -1;
             if (rep.wavefronts > worst) worst = rep.wavefronts, *ideal = rep.ideal;

@@ -4,6 +4,8 @@
 #ifndef COURSE_SWIZZLE_TILE_H
 #define COURSE_SWIZZLE_TILE_H
 
+#include "model/smem_model.h"
+
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -32,6 +34,16 @@ int swizzle_tile_bijective(const swizzle_tile* t);
  * rows r0) or row read (lane i: unit i of row r, lanes past the row idle) needs, with its
  * ideal in *ideal; -1 if a unit is not aligned to its width (no single access can read it). */
 int swizzle_tile_worst(const swizzle_tile* t, int along_column, int* ideal);
+
+/* The tile row *r and unit *u of the 16-byte row that lane gives to an ldmatrix.x4 at row r0,
+ * unit c (swizzle_tile_worst_ldmatrix's access): row r0 + lane % 16 at unit c + lane / 16 (mma's
+ * A operand: matrix lane / 8 is rows r0 + 8 * (lane / 8 % 2) .., unit c + lane / 16), or, with
+ * one unit a row, row r0 + lane. */
+void swizzle_tile_ldmatrix_row(const swizzle_tile* t, unsigned r0, unsigned c, unsigned lane,
+                               unsigned* r, unsigned* u);
+
+/* That ldmatrix.x4: each lane's byte offset, the row swizzle_tile_ldmatrix_row gives it. */
+smem_access swizzle_tile_ldmatrix_access(const swizzle_tile* t, unsigned r0, unsigned c);
 
 /* The most wavefronts any ldmatrix.x4 (or .x4.trans: the same rows) over the tile needs, the
  * model's rule 4, with its ideal (4) in *ideal: lane l gives the 16-byte row r0 + l % 16 at unit
