@@ -353,10 +353,9 @@ static int draw_ldmatrix(const char* dir, const char* name, unsigned row_elems, 
  * and under their swizzle (over all 32 banks), and <3,3,3> on 256-byte rows (2-way). */
 static int draw_pictures(const char* dir) {
     int rc = draw_ldmatrix(dir, "04_ldmatrix_plain", 64, 0, 0, "");
-    if (rc == EXIT_OK) rc = draw_ldmatrix(dir, "04_ldmatrix_swizzled", 64, 3, 3, "");
-    if (rc == EXIT_OK)
-        rc = draw_ldmatrix(dir, "04_ldmatrix_333_256B", 128, 3, 3, ", 2-way: S too small");
-    return rc;
+    rc = course_picture_join(rc, draw_ldmatrix(dir, "04_ldmatrix_swizzled", 64, 3, 3, ""));
+    return course_picture_join(
+        rc, draw_ldmatrix(dir, "04_ldmatrix_333_256B", 128, 3, 3, ", 2-way: S too small"));
 }
 
 /* ---------------------------------------------------------------- main */

@@ -186,11 +186,10 @@ int transpose_pictures(const char* dir) {
     char swizzle[24];
     swizzle_name(swizzle, sizeof swizzle);
     int rc = draw_blocks(dir);
-    if (rc == EXIT_OK)
-        rc = draw_stores<vec_swizzle<float, G::TR>>(dir, "05_vec_stores", "vec", swizzle);
-    if (rc == EXIT_OK)
-        rc = draw_stores<vec_unswizzled<G::TR>>(dir, "05_vec_stores_unswizzled", "vec_unswizzled",
-                                                "no swizzle");
-    if (rc == EXIT_OK) rc = draw_loads(dir);
-    return rc;
+    rc = course_picture_join(
+        rc, draw_stores<vec_swizzle<float, G::TR>>(dir, "05_vec_stores", "vec", swizzle));
+    rc =
+        course_picture_join(rc, draw_stores<vec_unswizzled<G::TR>>(dir, "05_vec_stores_unswizzled",
+                                                                   "vec_unswizzled", "no swizzle"));
+    return course_picture_join(rc, draw_loads(dir));
 }

@@ -427,7 +427,7 @@ static int draw_warp_reads(const char* dir, const gemm_geometry* g) {
 static int draw_pictures(const char* dir) {
     const gemm_geometry* g = warptile_geometry();
     const int rc = draw_warp_tile(dir, g);
-    return rc ? rc : draw_warp_reads(dir, g);
+    return course_picture_join(rc, draw_warp_reads(dir, g));
 }
 
 /* ---------------------------------------------------------------- main */

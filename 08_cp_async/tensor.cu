@@ -179,5 +179,5 @@ static int draw_staging_banks(const char* dir) {
 
 int tensor_pictures(const char* dir) {
     const int rc = draw_staging_order(dir);
-    return rc ? rc : draw_staging_banks(dir);
+    return course_picture_join(rc, draw_staging_banks(dir));
 }

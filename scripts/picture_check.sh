@@ -3,7 +3,7 @@
 # pictures committed in PICTURES_DIR (NAME.csv equal, byte for byte: the committed pictures are
 # what the index functions give today), and each committed NAME.png must be a PNG. Where gnuplot
 # is, PROGRAM must draw each one too (exit 0); without it, exit 77 from PROGRAM is expected and
-# the CSVs are still compared.
+# the CSVs are still compared. Then again on a PATH without gnuplot: exit 77, every CSV written.
 set -u
 prog=$1 committed=$2 out=$3
 rm -rf "$out" && mkdir -p "$out"
@@ -29,6 +29,11 @@ for csv in "$committed"/*.csv "$out"/*.csv; do
   [ $want -ne 0 ] || png_ok "$out/$name.png" || { echo "FAILED: no $name.png drawn"; fails=$((fails + 1)); }
 done
 [ $n -gt 0 ] || { echo "FAILED: no picture committed in $committed"; exit 1; }
+mkdir -p "$out/nogp" "$out/empty_path"
+PATH=$out/empty_path "$prog" --picture "$out/nogp" >/dev/null 2>&1; rc=$?
+drawn=$(ls "$out/nogp"/*.csv 2>/dev/null | wc -l)
+[ $rc -eq 77 ] && [ "$drawn" -eq $n ] ||
+  { echo "FAILED: without gnuplot $prog --picture exited $rc (want 77) with $drawn of $n CSVs"; fails=$((fails + 1)); }
 [ $want -eq 0 ] || echo "picture_check: gnuplot not found: the CSVs compared, no PNG drawn"
 echo "picture_check: $n pictures, $fails failures"
 [ $fails -eq 0 ]

@@ -25,6 +25,12 @@ static void write_cells(FILE* f, const course_cell* cells, size_t n) {
     }
 }
 
+int course_picture_join(int so_far, int rc) {
+    if (so_far != EXIT_OK && so_far != EXIT_SKIPPED) return so_far;
+    if (rc != EXIT_OK && rc != EXIT_SKIPPED) return rc;
+    return so_far == EXIT_SKIPPED ? so_far : rc;
+}
+
 int course_picture_draw(const char* dir, const course_picture* pic, const course_cell* cells,
                         size_t n) {
     char path[COURSE_PATH_MAX];

@@ -9,7 +9,8 @@
  *
  * DIR/NAME.csv holds the cells (x,y,w,h,colour,label; the CSV the course commits beside the PNG,
  * and what the chapter's pictures test compares), DIR/NAME.png the picture (gnuplot, found on
- * PATH; without it the CSV is still written and the call returns EXIT_SKIPPED). */
+ * PATH; without it the CSV is still written and the call returns EXIT_SKIPPED). A chapter with
+ * several draws each one, joining their codes with course_picture_join. */
 #ifndef COURSE_PICTURE_H
 #define COURSE_PICTURE_H
 
@@ -46,6 +47,10 @@ typedef struct {
  * gnuplot failed). */
 int course_picture_draw(const char* dir, const course_picture* pic, const course_cell* cells,
                         size_t n);
+
+/* Two pictures' codes as one, for a chapter that draws them all whatever happens to one (without
+ * gnuplot every CSV is still written): a failure wins, then EXIT_SKIPPED, then EXIT_OK. */
+int course_picture_join(int so_far, int rc);
 
 #ifdef __cplusplus
 }
