@@ -45,6 +45,7 @@ unset colorbox
 titles = "'int[32][8] plain: 8-way' 'int[32][8] Swizzle<3,0,5>' 'float4[32][64] plain' 'float4[32][64] Swizzle<3,0,6>' 'TMA 128B tile plain' 'Swizzle<3,4,3>' 'char[64][128] in 4s plain' 'Swizzle<5,2,5>'"
 do for [k = 0:7] {
     set title word(titles, k + 1) font ',10'
+    set xrange [*:*]
     set autoscale xfix
     set autoscale yfix
     set yrange [*:*] reverse
