@@ -22,8 +22,8 @@ are exact unless the stored values were loaded from global memory: then a 16-byt
 padded tile can count up to 13% more wavefronts (the store experiment,
 common/calibration/README.md: 4.000 per store with the values computed in registers, 4.03 to
 4.52 with them loaded from global memory, whether or not a barrier separates the loads from the
-stores), and chapter 06's kernel 3, whose 4-byte stores are all of that kind, counts 1.139 for 1
-(13.9%; H200, 2026-11-30). So loads are held within 5% and stores within 15%: far below one
+stores), and chapter 06's smem_exercise (kernel 3 calling the exercise's steps), whose 4-byte
+stores are all of that kind, counts 1.148 for 1 (14.8%; H200, 2026-12-02). So loads are held within 5% and stores within 15%: far below one
 wavefront per request, and every layout of the course differs from its neighbours by 2x or more.
 Exit codes: 0 agree, 1 disagree, 77 skipped (no ncu or no GPU).
 
