@@ -57,8 +57,7 @@ plot for [i = 1:words(bars)] csv using (i - 0.27):(is(word(bars, i)) && cube(409
      for [i = 1:words(bars)] csv using (i):(is(word(bars, i)) && cube(4097) ? \
         100 * column('of_cublas') : NaN) with boxes lc rgb '#ff7f00' title (i == 1 ? '4097^3' : ''), \
      for [i = 1:words(bars)] csv using (i + 0.27):(is(word(bars, i)) && cube(8192) ? \
-        100 * column('of_cublas') : NaN) with boxes lc rgb '#4daf4a' title (i == 1 ? '8192^3' : ''), \
-     80 with lines dt 2 lc rgb '#e41a1c' title 'target at 4096^3: 80%'
+        100 * column('of_cublas') : NaN) with boxes lc rgb '#4daf4a' title (i == 1 ? '8192^3' : '')
 
 set output outdir.'/sweep.png'
 set title "Kernel 8's sweep: % of cuBLAS"
