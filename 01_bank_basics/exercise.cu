@@ -1,5 +1,5 @@
 /* Chapter 01 exercise: write the two functions below, then run
- *     cmake --preset exercises && cmake --build --preset exercises && ctest --preset exercises
+ *     scripts/grade.sh 01_bank_basics
  * The test compares your answers with the course's calibrated model on thousands of warp
  * accesses. README.md ("Exercise") explains what each function must compute. */
 #include "bank_basics.h"

@@ -1,6 +1,6 @@
 /* Chapter 02 exercise: write exercise_padded_stride (see padding.h and README.md, "Exercise"),
  * then run
- *     cmake --preset exercises && cmake --build --preset exercises && ctest --preset exercises
+ *     scripts/grade.sh 02_padding
  * The test compares your strides with a search over the course's calibrated model for every
  * row length from 1 to 130 at 1, 2, 4, 8 and 16 bytes, and checks that bad input gives -1. */
 #include "padding.h"

@@ -1,6 +1,6 @@
 /* Chapter 03 exercise: write exercise_half2_slot (see xor_swizzle.h and README.md, "Exercise"),
  * then run
- *     cmake --preset exercises && cmake --build --preset exercises && ctest --preset exercises
+ *     scripts/grade.sh 03_xor_swizzle
  * The test checks that your layout is a bijection on the tile and that column and row accesses
  * of pairs are conflict-free in the course's calibrated model. The lesson's layouts are in
  * model/layout.h, included here for you. */

@@ -20,13 +20,24 @@ int exercise_choose_swizzle(int elem_bytes, int vec, int row_elems, int* b, int*
 
 /* Exercise, part 2: a tile's rows hold row_elems elements of elem_bytes bytes (1, 2 or 4: int8,
  * half, tf32), and a tensor-core kernel reads it with ldmatrix: mma's A operand with .x4 from a
- * K-major tile, or its B operand with .x4.trans from a [k][n] tile (README, "ldmatrix").
- * Choose the Swizzle<B,M,S> under which the tile is a bijection onto itself, each 16-byte row
- * that ldmatrix moves stays contiguous and in order, and every ldmatrix.x4 over the tile is
- * conflict-free in the calibrated model. Store it in *b, *m, *s and return 0; return -1, storing
- * nothing, when elem_bytes is not 1, 2 or 4, row_elems is not a power of two, or a row is
- * shorter than 16 bytes. */
-int exercise_ldmatrix_swizzle(int elem_bytes, int row_elems, int* b, int* m, int* s);
+ * K-major tile, or its B operand with .x4.trans from a [k][n] tile (README, "ldmatrix"). Who
+ * writes it decides what layouts are possible:
+ *   - tma == 0: the kernel itself (cp.async, st.shared): any swizzle, the tile one box of
+ *     *box_elems = row_elems elements a row;
+ *   - tma == 1: the TMA, which writes a box densely in one of its modes: none, or 32B, 64B, 128B,
+ *     that is Swizzle<1|2|3,4,3> on the box's byte offsets, Swizzle<B, 4 - log2(elem_bytes), 3>
+ *     on its element offsets, and a box row of at most 32, 64 or 128 bytes in those modes (16
+ *     bytes a row at least). A row longer than the mode allows is split into boxes side by side,
+ *     each a tile of its own in shared memory, one copy each: choose the widest box, the fewest
+ *     copies, in *box_elems (it divides row_elems).
+ * Choose *box_elems and the Swizzle<B,M,S> of a box's element offsets under which the box is a
+ * bijection onto itself, each 16-byte row that ldmatrix moves stays contiguous and in order, and
+ * every ldmatrix.x4 over it is conflict-free in the calibrated model; with the TMA, one of its
+ * modes (no swizzle: B = 0). Store them and return 0; return -1, storing nothing, when elem_bytes
+ * is not 1, 2 or 4, row_elems is not a power of two, a row is shorter than 16 bytes, or tma is
+ * not 0 or 1. */
+int exercise_ldmatrix_layout(int elem_bytes, int row_elems, int tma, int* box_elems, int* b, int* m,
+                             int* s);
 
 #ifdef __cplusplus
 }

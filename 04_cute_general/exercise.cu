@@ -1,6 +1,6 @@
-/* Chapter 04 exercise: write exercise_choose_swizzle and exercise_ldmatrix_swizzle (see
+/* Chapter 04 exercise: write exercise_choose_swizzle and exercise_ldmatrix_layout (see
  * cute_general.h and README.md, "Exercise"), then run
- *     cmake --preset exercises && cmake --build --preset exercises && ctest --preset exercises
+ *     scripts/grade.sh 04_cute_general
  * The test applies your Swizzle<B,M,S> to tiles of every element size, vector width and row
  * length and checks its properties in the course's calibrated model. */
 #include "cute_general.h"
@@ -15,11 +15,13 @@ int exercise_choose_swizzle(int elem_bytes, int vec, int row_elems, int* b, int*
     return 0;
 }
 
-int exercise_ldmatrix_swizzle(int elem_bytes, int row_elems, int* b, int* m, int* s) {
+int exercise_ldmatrix_layout(int elem_bytes, int row_elems, int tma, int* box_elems, int* b, int* m,
+                             int* s) {
     (void)elem_bytes;
-    (void)row_elems;
+    (void)tma;
     /* TODO: which rows does one 8x8 matrix of an ldmatrix.x4 read, and how are they served
-     * (README, "ldmatrix")? Then choose B, M and S as in part 1. */
+     * (README, "ldmatrix")? How wide a box can the TMA write, and in which of its modes? */
+    *box_elems = row_elems;
     *b = *m = *s = 0; /* not written yet: no swizzle at all */
     return 0;
 }

@@ -31,9 +31,21 @@ int exercise_choose_swizzle(int elem_bytes, int vec, int row_elems, int* b, int*
 
 /* An ldmatrix matrix is 8 lanes' 16-byte rows, served alone (the model's rule 4), and those rows
  * are 8 consecutive tile rows at one 16-byte column, for A and for B through .trans alike: the
- * column read of 16-byte vectors above, nothing new. */
-int exercise_ldmatrix_swizzle(int elem_bytes, int row_elems, int* b, int* m, int* s) {
+ * column read of 16-byte vectors above, on the rows the writer allows. The TMA's widest box row
+ * is its 128B mode's 128 bytes; on a box of 2^k 16-byte units (k <= 3) part 1 gives
+ * Swizzle<k, log2(16 / elem_bytes), 3>, which is the TMA's mode of 2^k * 16 bytes (none for one
+ * unit): the mode the box's width calls for is the one ldmatrix needs. */
+int exercise_ldmatrix_layout(int elem_bytes, int row_elems, int tma, int* box_elems, int* b, int* m,
+                             int* s) {
     if (elem_bytes != 1 && elem_bytes != 2 && elem_bytes != 4) return -1;
-    if (!is_power_of_two(row_elems) || row_elems * elem_bytes < 16) return -1;
-    return exercise_choose_swizzle(elem_bytes, 16 / elem_bytes, row_elems, b, m, s);
+    if (!is_power_of_two(row_elems) || row_elems * elem_bytes < 16 || (tma != 0 && tma != 1))
+        return -1;
+    const int box = tma && row_elems * elem_bytes > 128 ? 128 / elem_bytes : row_elems;
+    int bb, mm, ss;
+    if (exercise_choose_swizzle(elem_bytes, 16 / elem_bytes, box, &bb, &mm, &ss)) return -1;
+    *box_elems = box;
+    *b = bb;
+    *m = mm;
+    *s = ss;
+    return 0;
 }

@@ -1,8 +1,9 @@
 /* Chapter 04 exercise test: the Swizzle<B,M,S> that exercise_choose_swizzle picks for tiles of
  * 1- to 16-byte elements, vectors of up to 16 bytes and rows of 1 to 512 groups, held to its
  * properties (bijection, contiguous groups, conflict-free column and row reads in the calibrated
- * model), not to one fixed answer; the same for exercise_ldmatrix_swizzle on int8, half and tf32
- * tiles of 16- to 1024-byte rows read by ldmatrix.x4; and bad input gives -1. */
+ * model), not to one fixed answer; the same for exercise_ldmatrix_layout on int8, half and tf32
+ * tiles of 16- to 1024-byte rows read by ldmatrix.x4, written by the kernel (any swizzle) or by
+ * the TMA (its modes, the widest box they allow); and bad input gives -1. */
 #include "cute_general.h"
 #include "host/test_util.h"
 #include "model/layout.h"
@@ -17,43 +18,64 @@ static int worst_excess(const swizzle_tile* t, int along_column) {
     return worst < 0 ? 99 : worst - ideal;
 }
 
-/* Part 2: tiles of int8, half and tf32 with rows of 16 to 1024 bytes, every ldmatrix.x4 over
- * them (A from a K-major tile; B from [k][n] through .trans reads the same rows). */
+/* The TMA's modes on a box of elem_bytes-byte elements: none (B = 0), or Swizzle<B,4,3> on bytes
+ * (B = 1, 2, 3: 32B, 64B, 128B), which is Swizzle<B, 4 - log2(elem_bytes), 3> on elements, for a
+ * box row of at most 2^B * 16 bytes. Why a swizzle is not one, or NULL. */
+static const char* not_a_tma_mode(int elem_bytes, int box_bytes, int b, int m, int s) {
+    if (b == 0) return NULL; /* no swizzle: any M, S */
+    if (b > 3 || s != 3 || (1 << m) * elem_bytes != 16) return "is none of the TMA's modes";
+    return box_bytes > (16 << b) ? "is a TMA mode for narrower boxes" : NULL;
+}
+
+/* Part 2: tiles of int8, half and tf32 with rows of 16 to 1024 bytes, every ldmatrix.x4 over a
+ * box of them (A from a K-major tile; B from [k][n] through .trans reads the same rows), the
+ * kernel or the TMA writing it. */
 static void ldmatrix_part(void) {
     int tiles = 0, wrong = 0;
-    for (int e = 1; e <= 4; e *= 2)
-        for (int n = 16 / e; n * e <= 1024; n *= 2) {
-            swizzle_tile t = {(unsigned)e, 16u / (unsigned)e, (unsigned)n, ROWS, -1, -1, -1};
-            int rc = exercise_ldmatrix_swizzle(e, n, &t.b, &t.m, &t.s);
-            const char* invalid = rc ? "returned -1" : layout_swizzle_invalid(t.b, t.m, t.s);
-            int bijective = !invalid && swizzle_tile_bijective(&t);
-            int contiguous = bijective && swizzle_tile_units_contiguous(&t);
-            int ideal = 0, worst = contiguous ? swizzle_tile_worst_ldmatrix(&t, &ideal) : -1;
-            int ok = contiguous && worst == ideal;
-            EXPECT(ok,
-                   "ldmatrix, %d-byte elements, rows of %d (%d bytes): Swizzle<%d,%d,%d> %s, "
-                   "worst ldmatrix.x4 %d wavefronts (ideal 4)",
-                   e, n, n * e, t.b, t.m, t.s,
-                   invalid       ? invalid
-                   : !bijective  ? "is not a bijection on the tile"
-                   : !contiguous ? "splits a 16-byte row"
-                                 : "keeps its rows",
-                   worst);
-            ++tiles;
-            wrong += !ok;
-        }
-    static const int bad[][2] = {{8, 64}, {3, 64}, {0, 64}, {2, 4}, {2, 48}, {1, 0}, {4, 2}};
+    for (int tma = 0; tma <= 1; ++tma)
+        for (int e = 1; e <= 4; e *= 2)
+            for (int n = 16 / e; n * e <= 1024; n *= 2) {
+                int box = -1;
+                swizzle_tile t = {(unsigned)e, 16u / (unsigned)e, 0, ROWS, -1, -1, -1};
+                int rc = exercise_ldmatrix_layout(e, n, tma, &box, &t.b, &t.m, &t.s);
+                /* The widest box: the whole row, or for the TMA at most 128 bytes. */
+                const int widest = tma && n * e > 128 ? 128 / e : n;
+                const char* invalid = rc              ? "returned -1"
+                                      : box != widest ? "has not the widest box"
+                                                      : layout_swizzle_invalid(t.b, t.m, t.s);
+                if (!invalid && tma) invalid = not_a_tma_mode(e, box * e, t.b, t.m, t.s);
+                t.row_elems = box > 0 ? (unsigned)box : 1u;
+                int bijective = !invalid && swizzle_tile_bijective(&t);
+                int contiguous = bijective && swizzle_tile_units_contiguous(&t);
+                int ideal = 0, worst = contiguous ? swizzle_tile_worst_ldmatrix(&t, &ideal) : -1;
+                int ok = contiguous && worst == ideal;
+                EXPECT(ok,
+                       "ldmatrix, %s, %d-byte elements, rows of %d (%d bytes): box of %d, "
+                       "Swizzle<%d,%d,%d> %s, worst ldmatrix.x4 %d wavefronts (ideal 4)",
+                       tma ? "the TMA writing" : "the kernel writing", e, n, n * e, box, t.b, t.m,
+                       t.s,
+                       invalid       ? invalid
+                       : !bijective  ? "is not a bijection on the box"
+                       : !contiguous ? "splits a 16-byte row"
+                                     : "keeps its rows",
+                       worst);
+                ++tiles;
+                wrong += !ok;
+            }
+    static const int bad[][3] = {{8, 64, 0}, {3, 64, 0}, {0, 64, 1}, {2, 4, 0},  {2, 48, 1},
+                                 {1, 0, 0},  {4, 2, 1},  {2, 64, 2}, {2, 64, -1}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
-        int b = 7, m = 7, s = 7;
-        EXPECT(exercise_ldmatrix_swizzle(bad[i][0], bad[i][1], &b, &m, &s) == -1 && b == 7 &&
-                   m == 7 && s == 7,
-               "ldmatrix (%d, %d) must give -1 and store nothing", bad[i][0], bad[i][1]);
+        int box = 7, b = 7, m = 7, s = 7;
+        EXPECT(exercise_ldmatrix_layout(bad[i][0], bad[i][1], bad[i][2], &box, &b, &m, &s) == -1 &&
+                   box == 7 && b == 7 && m == 7 && s == 7,
+               "ldmatrix (%d, %d, tma %d) must give -1 and store nothing", bad[i][0], bad[i][1],
+               bad[i][2]);
     }
     if (wrong)
-        printf(
-            "\n%d of %d ldmatrix tiles are not conflict-free under your swizzle. Print the\n"
-            "rows of one matrix with bankcalc --op ldmatrix, and read README.md's \"ldmatrix\".\n",
-            wrong, tiles);
+        printf("\n%d of %d ldmatrix tiles are not conflict-free under your layout. Print the\n"
+               "rows of one matrix with bankcalc --op ldmatrix, and read README.md's \"ldmatrix\"\n"
+               "and \"The plausible choice that fails\".\n",
+               wrong, tiles);
 }
 
 int main(int argc, char** argv) {

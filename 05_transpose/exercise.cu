@@ -1,5 +1,5 @@
 /* Chapter 05 exercise: write exercise_slot (see transpose.h and README.md, "Exercise"), then run
- *     cmake --preset exercises && cmake --build --preset exercises && ctest --preset exercises
+ *     scripts/grade.sh 05_transpose
  * On a machine with a GPU the test runs kernel 7 with your slot on odd shapes; everywhere, it
  * checks on the CPU that the slot is a bijection, keeps float4 units whole and makes the
  * kernel's shared-memory stores and loads conflict-free in the model. layout_swizzle (chapter

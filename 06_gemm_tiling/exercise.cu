@@ -1,5 +1,5 @@
 /* Chapter 06 exercise: write kernel 3's two steps (see gemm.h and README.md, "Exercise"), then run
- *     cmake --preset exercises && cmake --build --preset exercises && ctest --preset exercises
+ *     scripts/grade.sh 06_gemm_tiling
  * The test runs your functions on the CPU (one thread after another, as the kernel's barriers
  * order them) and, on a machine with a GPU, inside kernel 3, on odd shapes against a double
  * reference. */

@@ -1,5 +1,5 @@
 /* Chapter 07 exercise: write the two functions (see reduce.h and README.md, "Exercise"), then run
- *     cmake --preset exercises && cmake --build --preset exercises && ctest --preset exercises
+ *     scripts/grade.sh 07_warp_shuffle
  * The test runs them on the CPU (a warp simulator runs each thread of a block as a host thread)
  * and, on a machine with a GPU, inside kernel 6, on full and partial warps and blocks. Use
  * shfl_down (or shfl_xor), thread_index, block_threads and sync_block from reduce_ops.h. */

@@ -15,10 +15,11 @@
  * matrix of A); rows of 128 bytes or more put them all in one (8-way on B). HG_PADDED adds 8
  * halves to each row (16 bytes: rows walk the slots); HG_SWIZZLED keeps the tile dense under
  * chapter 04's choice, Swizzle<B,3,S> on half offsets with B = min(3, log2 units), S = max(3,
- * log2 units) for rows of `units` 16-byte units (exercise_ldmatrix_swizzle's answer): A at
- * BK = 32 <2,3,3>, B at BN = 256 <3,3,5>. The cp.async stores fill whole 128-byte lines per
- * quarter-warp, plain and swizzled; padded A's 80-byte rows make them 2-way (the model; bankcalc
- * --op store --width 16 with rows 80 bytes apart: 2 wavefronts, ideal 1; not yet counted by ncu).
+ * log2 units) for rows of `units` 16-byte units (exercise_ldmatrix_layout's answer for a
+ * kernel-written tile): A at BK = 32 <2,3,3>, B at BN = 256 <3,3,5>. The cp.async stores fill
+ * whole 128-byte lines per quarter-warp, plain and swizzled; padded A's 80-byte rows make them
+ * 2-way (the model; bankcalc --op store --width 16 with rows 80 bytes apart: 2 wavefronts, ideal
+ * 1; not yet counted by ncu).
  *
  * Edges: with K and N multiples of 8 (every row 16-byte aligned) a 16-byte chunk is wholly inside
  * or outside the matrix, and cp.async's zero-fill writes zeros for the outside ones. Other shapes
