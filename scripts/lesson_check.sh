@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # lesson_check.sh [ROOT]: the lessons' rules (CONTRIBUTING.md, "The lesson"), checked on the
 # top README and every chapter's README.md:
-#   - budgets by `wc -w`: the top README at most 1500 words; a lesson at most 3000, or each part
-#     of a lesson in parts at most 3000 (a part runs from its "## Part N" heading to the next;
-#     what comes before the first counts with it);
+#   - budgets by `wc -w`: the top README at most 1500 words; a lesson at most 3000, and so each
+#     part of a chapter in parts (NN_topic/partN_*.md, each linked from the chapter's README.md);
 #   - no commit id: no word of 7 to 40 hexadecimal digits with a digit and a letter in it;
 #   - every chapter's lab card, with each of its rows;
 #   - every relative link and image resolves; the lab notebook (results/NOTES.md), where it
-#     exists, is linked; every committed picture (pictures/*.png) is shown.
+#     exists, is linked from README.md; every committed picture (pictures/*.png) is shown in the
+#     chapter's README.md or one of its parts.
 set -u
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root" || exit 2
@@ -36,31 +36,29 @@ w=$(words <README.md)
 echo "README.md: $w words"
 
 for f in [0-9][0-9]_*/README.md; do
-  n=$((n + 1))
   ch=$(dirname "$f")
-  check_common "$f"
-  if grep -q '^## Part ' "$f"; then
-    # Each part's words (awk's fields are wc's words); what precedes part 1 counts with it.
-    counts=$(awk '/^## Part /{p++} {n[p < 1 ? 1 : p] += NF} END {for (p in n) print p, n[p]}' "$f" |
-      sort -n)
-    while read -r p c; do
-      [ "$c" -le 3000 ] || bad "$f: part $p has $c words, the budget is 3000"
-    done <<<"$counts"
-    echo "$f: parts $(echo "$counts" | awk '{printf "%s%s", (NR > 1 ? ", " : ""), $2}') words"
-  else
-    w=$(words <"$f")
-    [ "$w" -le 3000 ] || bad "$f: $w words, the budget is 3000"
-    echo "$f: $w words"
-  fi
+  lessons=("$f")
+  for part in "$ch"/part[0-9]*.md; do [ -f "$part" ] && lessons+=("$part"); done
+  for l in "${lessons[@]}"; do
+    n=$((n + 1))
+    check_common "$l"
+    w=$(words <"$l")
+    [ "$w" -le 3000 ] || bad "$l: $w words, the budget is 3000"
+    echo "$l: $w words"
+  done
   grep -q '^| Lab card |' "$f" || bad "$f: no lab card (a table headed '| Lab card | |')"
   for r in "${rows[@]}"; do
     grep -q "^| $r |" "$f" || bad "$f: the lab card has no row '$r'"
   done
   [ ! -f "$ch/results/NOTES.md" ] || grep -q '(results/NOTES.md)' "$f" ||
     bad "$f: does not link its lab notebook results/NOTES.md"
+  for part in "${lessons[@]:1}"; do
+    grep -q "($(basename "$part"))" "$f" || bad "$f: does not link its part $(basename "$part")"
+  done
   for png in "$ch"/pictures/*.png; do
     [ -f "$png" ] || continue
-    grep -q "(pictures/$(basename "$png"))" "$f" || bad "$f: does not show $png"
+    cat "${lessons[@]}" | grep -q "(pictures/$(basename "$png"))" ||
+      bad "$ch: no lesson of it shows $png"
   done
 done
 echo "lesson_check: $n lessons, $fails failures"
