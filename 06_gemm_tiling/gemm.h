@@ -6,6 +6,7 @@
 #ifndef GEMM_H
 #define GEMM_H
 
+#include "gemm/geometry.h"
 #include "gemm/smem_cost.h"
 
 #ifdef __cplusplus
@@ -38,6 +39,10 @@ COURSE_HD float exercise_tile_dot(const float* As, const float* Bs, int ty, int 
 int gemm_model_smem(gemm_smem_cost* c);
 int gemm_model_blocktile_1d(gemm_smem_cost* c);
 int gemm_model_blocktile_2d(gemm_smem_cost* c);
+
+/* The chapter's pictures (--picture DIR, gemm_pictures.cu): kernel 7's warp tile and its shared
+ * reads, for warptile, kernel 7's geometry. Returns an exit code (course_picture_draw's). */
+int gemm_pictures(const char* dir, const gemm_geometry* warptile);
 
 #ifdef __cplusplus
 }
