@@ -49,8 +49,8 @@ __global__ void __launch_bounds__(K4_NT)
     float acc[K4_TM] = {};
     for (int k0 = 0; k0 < K; k0 += K4_BK) {
         /* One element of each tile per thread: As[m][k] and Bs[k][n], both at index tid. */
-        As[tid] = load_or_zero(A, M, K, bm + tid / K4_BK, k0 + tid % K4_BK);
-        Bs[tid] = load_or_zero(B, K, N, k0 + tid / K4_BN, bn + tid % K4_BN);
+        As[tid] = load_or_zero(A, M, K, K, bm + tid / K4_BK, k0 + tid % K4_BK);
+        Bs[tid] = load_or_zero(B, K, N, N, k0 + tid / K4_BN, bn + tid % K4_BN);
         __syncthreads();
 #pragma unroll
         for (int k = 0; k < K4_BK; ++k) {
@@ -79,8 +79,8 @@ __global__ void __launch_bounds__(K5_NT)
 #pragma unroll
         for (int i = 0; i < K5_BM * K5_BK / K5_NT; ++i) { /* 4 elements of each tile per thread */
             const int e = tid + i * K5_NT;
-            As[e] = load_or_zero(A, M, K, bm + e / K5_BK, k0 + e % K5_BK);
-            Bs[e] = load_or_zero(B, K, N, k0 + e / K5_BN, bn + e % K5_BN);
+            As[e] = load_or_zero(A, M, K, K, bm + e / K5_BK, k0 + e % K5_BK);
+            Bs[e] = load_or_zero(B, K, N, N, k0 + e / K5_BN, bn + e % K5_BN);
         }
         __syncthreads();
 #pragma unroll

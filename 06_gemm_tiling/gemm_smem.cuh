@@ -23,8 +23,8 @@ __global__ void __launch_bounds__(T3* T3)
     for (int k0 = 0; k0 < K; k0 += T3) {
         /* Lane tx reads 32 consecutive floats of a row of A and of B, stored at consecutive
          * words: coalesced and conflict-free. */
-        As[ty * T3 + tx] = load_or_zero(A, M, K, row, k0 + tx);
-        Bs[ty * T3 + tx] = load_or_zero(B, K, N, k0 + ty, col);
+        As[ty * T3 + tx] = load_or_zero(A, M, K, K, row, k0 + tx);
+        Bs[ty * T3 + tx] = load_or_zero(B, K, N, N, k0 + ty, col);
         __syncthreads(); /* every tile element written before anyone reads */
         for (int k = 0; k < T3; ++k) acc += As[ty * T3 + k] * Bs[k * T3 + tx];
         __syncthreads(); /* every read done before the next slice overwrites the tiles */

@@ -24,7 +24,7 @@ int alignment_trap_run(const sgemm_variant* trap) {
     CUDA_CHECK(cudaMalloc(&C, (size_t)M * N * sizeof(float)));
     CUDA_CHECK(cudaMemset(A, 0, (size_t)M * K * sizeof(float)));
     CUDA_CHECK(cudaMemset(B, 0, (size_t)K * N * sizeof(float)));
-    const gemm_call call = {M, N, K, 1.0f, 0.0f, A, B, C};
+    const gemm_call call = gemm_call_dense(M, N, K, 1.0f, A, B, 0.0f, C);
     trap->g.launch(&call);
     const cudaError_t launch = cudaGetLastError(), run = cudaDeviceSynchronize();
     if (launch == cudaSuccess && run == cudaErrorMisalignedAddress) {

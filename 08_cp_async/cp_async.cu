@@ -3,9 +3,11 @@
  *   stencil  (stencil.h)  a stencil staged with plain loads, cp.async and two stages
  *   sgemm    (sgemm.h)    chapter 06's SGEMM fed by cp.async and by the TMA; the alignment trap
  *   tensor   (tensor.h)   an FP16 GEMM on mma.sync, fed by cp.async and ldmatrix, then the TMA
+ *   shapes   (shapes.h)   sgemm_auto: one SGEMM for every shape, against cuBLAS on a sweep
  * --part NAME runs one part, --variant NAME the part that has it. This file: the command line,
  * the parts' tables listed and judged, main. */
 #include "sgemm.h"
+#include "shapes.h"
 #include "stencil.h"
 #include "tensor.h"
 #include "host/check.h"
@@ -21,7 +23,8 @@
 static const char SUMMARY[] =
     "cp.async: a stencil staged with plain loads, cp.async and two stages; chapter 06's SGEMM\n"
     "fed by cp.async in 2 to 4 stages, A plain or swizzled, against cuBLAS; an FP16 GEMM on the\n"
-    "tensor cores (cp.async, ldmatrix, mma.sync) against cuBLAS and mma.sync's ceiling.";
+    "tensor cores (cp.async, ldmatrix, mma.sync) against cuBLAS and mma.sync's ceiling; one SGEMM\n"
+    "for every shape (sgemm_auto) on a sweep of shapes against cuBLAS.";
 
 static const course_cli CLI = {
     .program = "08_cp_async",
@@ -35,8 +38,8 @@ static const course_cli CLI = {
     .shape_dims = 3, /* --shape MxNxK: the GEMM parts' */
     .max_dim = 1 << 17,
     .size_zero_ok = 0,
-    .side_files = {STENCIL_CSV, TENSOR_CSV}, /* beside --csv: the stencil's and the tensor part's */
-    .parts = {"stencil", "sgemm", "tensor"},
+    .side_files = {STENCIL_CSV, TENSOR_CSV, SHAPES_CSV}, /* beside --csv: parts 1, 3 and 4's */
+    .parts = {"stencil", "sgemm", "tensor", "shapes"},
     .pictures = tensor_pictures, /* the tensor part's C staging */
 };
 
@@ -57,6 +60,8 @@ static const cp_async_part PARTS[] = {
      sgemm_print_lesson, sgemm_run},
     {"tensor", "Part 3, the tensor cores (--part tensor):", tensor_variants, tensor_print_lesson,
      tensor_run},
+    {"shapes", "Part 4, one SGEMM for every shape (--part shapes):", shapes_variants,
+     shapes_print_lesson, shapes_run},
 };
 enum { N_PARTS = sizeof PARTS / sizeof PARTS[0], STENCIL_PART = 0 };
 
@@ -100,11 +105,12 @@ static int part_named(const char* name) {
  * Returns -1 to go on, else the exit code of a usage error. */
 static int select_part(const course_args* a, const course_variants* tables, int* part) {
     *part = part_named(a->part);
-    if (a->variant) {
+    if (a->variant) { /* part 4 times some of part 2's kernels again: the first part with it */
         int has = -1;
-        for (int p = 0; p < N_PARTS; ++p)
+        for (int p = N_PARTS - 1; p >= 0; --p)
             if (course_find_variant(&tables[p], a->variant) >= 0) has = p;
         if (has < 0) return course_usage_error(&CLI, "no variant '%s' (see --list)", a->variant);
+        if (*part >= 0 && course_find_variant(&tables[*part], a->variant) >= 0) has = *part;
         if (*part >= 0 && *part != has)
             return course_usage_error(&CLI, "%s is a variant of part %s, not of part %s",
                                       a->variant, PARTS[has].name, PARTS[*part].name);

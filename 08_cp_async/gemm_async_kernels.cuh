@@ -19,6 +19,7 @@
 #define GEMM_ASYNC_KERNELS_CUH
 
 #include "gemm_async.h"
+#include "gemm_work.h"
 #include "pipeline.h"
 #include "gemm/tile_io.cuh"
 #include "ptx/cp_async.cuh"
@@ -75,11 +76,80 @@ struct reference_schedule {
     }
 };
 
+/* Walks a block's iterations (gemm_work.h) in order: the tile (its row and column of tiles) and
+ * K-slice of the next fetch, advanced a step at a time without a division, and found by
+ * division only where a caller jumps (a schedule that does not fetch in order). */
+struct gemm_cursor {
+    long long next; /* the iteration at (tile_m, tile_n, slice) */
+    int tile_m, tile_n, slice;
+    __device__ __forceinline__ void seek(long long i, const gemm_work& w) {
+        if (i == next) return;
+        const long long tile = i / w.slices;
+        slice = (int)(i - tile * w.slices);
+        tile_m = (int)(tile / w.tiles_n), tile_n = (int)(tile - (long long)tile_m * w.tiles_n);
+        next = i;
+    }
+    __device__ __forceinline__ void step(const gemm_work& w) {
+        ++next;
+        if (++slice < w.slices) return;
+        slice = 0;
+        if (++tile_n == w.tiles_n) tile_n = 0, ++tile_m;
+    }
+};
+
+/* The tile a block is computing and where its segment of the block's range ends, in the block's
+ * own iterations 0 .. n-1: at the end of each segment the block stores what it has (storing
+ * below) and starts the next tile from zero. */
+struct gemm_segment {
+    long long tile;
+    int start, end, n, slices;
+    __device__ __forceinline__ void begin(long long lo, int n_, int slices_) {
+        n = n_, slices = slices_, tile = lo / slices, start = 0;
+        end = (int)((tile + 1) * slices - lo);
+        if (end > n) end = n;
+    }
+    __device__ __forceinline__ bool whole() const { return end - start == slices; }
+    __device__ __forceinline__ void next() {
+        ++tile, start = end;
+        end = end + slices < n ? end + slices : n;
+    }
+};
+
+template <int TN>
+static __device__ __forceinline__ void gemm_zero(float (&acc)[MICRO][TN]) {
+#pragma unroll
+    for (int i = 0; i < MICRO; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
+}
+
+/* A lane's micro-tile at the end of a tile's segment: into C if the block covered the tile whole,
+ * else its part into the block's slot of the stream-K workspace (gemm_work.h). */
+template <int BM, int BN, int TN>
+static __device__ __forceinline__ void
+gemm_segment_store(const gemm_work& w, long long tile, long long lo, int whole_tile,
+                   const async_lane& o, const float (&acc)[MICRO][TN], float* C, int M, int N,
+                   int ldc, float alpha, float beta, int vec_c) {
+    if (whole_tile) {
+        const int bm = (int)(tile / w.tiles_n) * BM, bn = (int)(tile % w.tiles_n) * BN;
+        gemm_store_micro_tile(C, M, N, ldc, bm + o.row0, bn + o.col0, o.step_m, o.step_n, acc,
+                              alpha, beta, vec_c, o.row_step);
+    } else {
+        const int slot = 2 * ((int)blockIdx.x - w.whole) + (tile == lo / w.slices ? 0 : 1);
+        gemm_store_micro_tile(w.partial + (size_t)slot * BM * BN, BM, BN, BN, o.row0, o.col0,
+                              o.step_m, o.step_n, acc, 1.0f, 0.0f, 1, o.row_step);
+    }
+}
+
+/* lda, ldb, ldc: the rows' distances (gemm_call); vec: A's and B's 16-byte copies (K, N, lda, ldb
+ * multiples of 4, A and B 16-byte aligned), vec_c: C's float4 stores (ldc a multiple of 4, C
+ * aligned); w: the block's iterations. */
 template <int BM, int BN, int BK, int NT, int LANES_M, int TN, int STAGES, int A_LAYOUT,
           typename SCHEDULE>
 __global__ void __launch_bounds__(NT)
-    gemm_async(int M, int N, int K, float alpha, const float* __restrict__ A,
-               const float* __restrict__ B, float beta, float* __restrict__ C, int vec) {
+    gemm_async(int M, int N, int K, float alpha, const float* __restrict__ A, int lda,
+               const float* __restrict__ B, int ldb, float beta, float* __restrict__ C, int ldc,
+               int vec, int vec_c, gemm_work w) {
     constexpr int A_CHUNKS = BM * BK / QUAD / NT, B_CHUNKS = BK * BN / QUAD / NT;
     static_assert(A_CHUNKS >= 1 && B_CHUNKS >= 1 && BM * BK % (QUAD * NT) == 0 &&
                       BK * BN % (QUAD * NT) == 0,
@@ -94,12 +164,17 @@ __global__ void __launch_bounds__(NT)
     float* const As = (float*)smem_raw;
     float* const Bs = As + STAGES * A_FLOATS;
 
-    const int tid = threadIdx.x, bm = blockIdx.y * BM, bn = blockIdx.x * BN;
+    const int tid = threadIdx.x;
     const async_lane o = async_lane_origin(BN, LANES_M, TN, 0, tid);
+    long long lo, hi;
+    gemm_work_range(&w, (int)blockIdx.x, &lo, &hi);
+    gemm_cursor cur = {-1, 0, 0, 0};
 
-    /* Slice `slice` into stage `stage`: each thread issues A_CHUNKS + B_CHUNKS copies. */
-    auto fetch = [&](int stage, int slice) {
-        const int k0 = slice * BK;
+    /* Iteration lo + f into stage `stage`: each thread issues A_CHUNKS + B_CHUNKS copies. */
+    auto fetch = [&](int stage, int f) {
+        cur.seek(lo + f, w);
+        const int bm = cur.tile_m * BM, bn = cur.tile_n * BN, k0 = cur.slice * BK;
+        cur.step(w);
         float* const as = As + stage * A_FLOATS;
         float* const bs = Bs + stage * BK * BN;
 #pragma unroll
@@ -109,12 +184,12 @@ __global__ void __launch_bounds__(NT)
             float* dst = as + async_a_slot(A_LAYOUT, BK, m, k);
             if (vec) {
                 const bool in = r < M && c < K;
-                cp_async_16(dst, in ? A + (size_t)r * K + c : A, in ? 16 : 0);
+                cp_async_16(dst, in ? A + (size_t)r * lda + c : A, in ? 16 : 0);
             } else {
 #pragma unroll
                 for (int j = 0; j < QUAD; ++j) {
                     const bool in = r < M && c + j < K;
-                    cp_async_4(dst + j, in ? A + (size_t)r * K + c + j : A, in ? 4 : 0);
+                    cp_async_4(dst + j, in ? A + (size_t)r * lda + c + j : A, in ? 4 : 0);
                 }
             }
         }
@@ -125,37 +200,42 @@ __global__ void __launch_bounds__(NT)
             float* dst = bs + k * BN + n;
             if (vec) {
                 const bool in = r < K && c < N;
-                cp_async_16(dst, in ? B + (size_t)r * N + c : B, in ? 16 : 0);
+                cp_async_16(dst, in ? B + (size_t)r * ldb + c : B, in ? 16 : 0);
             } else {
 #pragma unroll
                 for (int j = 0; j < QUAD; ++j) {
                     const bool in = r < K && c + j < N;
-                    cp_async_4(dst + j, in ? B + (size_t)r * N + c + j : B, in ? 4 : 0);
+                    cp_async_4(dst + j, in ? B + (size_t)r * ldb + c + j : B, in ? 4 : 0);
                 }
             }
         }
     };
 
-    const int slices = (K + BK - 1) / BK;
+    const int n = (int)(hi - lo);
 #pragma unroll
-    for (int s = 0; s < STAGES - 1; ++s) { /* the prologue: a group per stage, empty past K */
-        if (s < slices) fetch(s, s);
+    for (int s = 0; s < STAGES - 1; ++s) { /* the prologue: a group per stage, empty past the end */
+        if (s < n) fetch(s, s);
         cp_async_commit();
     }
+    gemm_segment seg;
+    seg.begin(lo, n, w.slices);
     float acc[MICRO][TN] = {};
-    for (int t = 0; t < slices; ++t) {
-        const pipeline_step p = SCHEDULE::template at<STAGES>(t, slices);
-        cp_async_wait(p.wait_depth);
-        __syncthreads(); /* slice t everyone's; the stage to refill no one's any more */
-        if (p.fetch_slice >= 0) fetch(p.fetch_stage, p.fetch_slice);
-        cp_async_commit();
+    for (int t = 0; t < n; seg.next()) { /* a tile's segment a pass */
+        for (; t < seg.end; ++t) {
+            const pipeline_step p = SCHEDULE::template at<STAGES>(t, n);
+            cp_async_wait(p.wait_depth);
+            __syncthreads(); /* slice t everyone's; the stage to refill no one's any more */
+            if (p.fetch_slice >= 0) fetch(p.fetch_stage, p.fetch_slice);
+            cp_async_commit();
 
-        gemm_slice_fma<BN, BK, A_LAYOUT, TN>(As + p.read_stage * A_FLOATS,
-                                             Bs + p.read_stage * BK * BN, o, acc);
+            gemm_slice_fma<BN, BK, A_LAYOUT, TN>(As + p.read_stage * A_FLOATS,
+                                                 Bs + p.read_stage * BK * BN, o, acc);
+        }
+        gemm_segment_store<BM, BN, TN>(w, seg.tile, lo, seg.whole(), o, acc, C, M, N, ldc, alpha,
+                                       beta, vec_c);
+        gemm_zero(acc);
     }
     cp_async_wait(0); /* no copy may outlive the block (the empty groups, past the last slice) */
-    gemm_store_micro_tile(C, M, N, bm + o.row0, bn + o.col0, o.step_m, o.step_n, acc, alpha, beta,
-                          vec, o.row_step);
 }
 
 #endif

@@ -4,8 +4,9 @@
  * counts the bytes into the stage's mbarrier, and the block waits on it. A is read back through
  * Swizzle<3,4,3> on bytes, async_a_slot(ASYNC_A_SWIZZLED, ...): what chapter 04 proved the 128B
  * mode to be, and what the cp.async kernel wrote by hand. Edges cost nothing: the TMA fills what
- * lies past the matrix with zeros. Its tensor maps need 16-byte aligned rows: K and N multiples
- * of 4 (the launcher falls back to the cp.async kernel otherwise).
+ * lies past the matrix with zeros. Its tensor maps need 16-byte aligned rows and bases: lda and
+ * ldb multiples of 4, A and B 16-byte aligned (the fixed variants fall back to the cp.async
+ * kernel otherwise; sgemm_auto packs such an operand into an aligned copy first).
  * At BK = 32 a row of A is one 128-byte line, so the swizzle XORs a row's slots with its low 3
  * bits. Lanes that read rows 4 apart (chapter 06's order) meet only 2 of those 8 values, a 4-way
  * conflict when 8 lanes read one column; INTERLEAVE gives each lane rows LANES_M apart, so that
@@ -24,10 +25,13 @@ COURSE_HD_INLINE int tma_smem_bytes(int bm, int bn, int stages) {
     return stages * (bm + bn) * TMA_BK * 4 + TMA_ALIGN; /* + the slack to align the base */
 }
 
+/* w: the block's iterations (gemm_work.h), the copies running on across its tiles; ldc, vec_c:
+ * C's row distance and whether its float4 stores are aligned. */
 template <int BM, int BN, int NT, int LANES_M, int TN, int STAGES, int INTERLEAVE>
 __global__ void __launch_bounds__(NT)
     gemm_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-             int M, int N, int K, float alpha, float beta, float* __restrict__ C) {
+             int M, int N, float alpha, float beta, float* __restrict__ C, int ldc, int vec_c,
+             gemm_work w) {
 #if __CUDA_ARCH__ >= 900
     constexpr int BK = TMA_BK, A_FLOATS = BM * BK, STAGE_FLOATS = (BM + BN) * BK;
     constexpr unsigned STAGE_BYTES = STAGE_FLOATS * 4;
@@ -41,9 +45,12 @@ __global__ void __launch_bounds__(NT)
                    base = (raw + TMA_ALIGN - 1) / TMA_ALIGN * TMA_ALIGN;
     float* const stages = (float*)((unsigned char*)smem_raw + (base - raw));
 
-    const int tid = threadIdx.x, bm = blockIdx.y * BM, bn = blockIdx.x * BN;
+    const int tid = threadIdx.x;
     const async_lane o = async_lane_origin(BN, LANES_M, TN, INTERLEAVE, tid);
-    const int slices = (K + BK - 1) / BK;
+    long long lo, hi;
+    gemm_work_range(&w, (int)blockIdx.x, &lo, &hi);
+    const int n = (int)(hi - lo);
+    gemm_cursor cur = {-1, 0, 0, 0};
 
     if (tid == 0) {
         for (int s = 0; s < STAGES; ++s) mbarrier_init(smem_address(&full[s]), 1);
@@ -52,34 +59,44 @@ __global__ void __launch_bounds__(NT)
     }
     __syncthreads();
 
-    /* Slice t into stage t % STAGES, by thread 0: the byte count the barrier expects, then the two
-     * boxes (coordinates innermost first: A at (k0, bm), B at (bn, k0)). The fence orders the
-     * block's earlier reads of the stage (generic proxy) before the copy engine's writes. */
+    /* Iteration lo + t into stage t % STAGES, by thread 0: the byte count the barrier expects,
+     * then the two boxes (coordinates innermost first: A at (k0, bm), B at (bn, k0)). The fence
+     * orders the block's earlier reads of the stage (generic proxy) before the copy engine's
+     * writes. */
     auto issue = [&](int t) {
         const int s = t % STAGES;
         const unsigned bar = smem_address(&full[s]), a = base + s * STAGE_BYTES,
                        b = a + A_FLOATS * 4;
+        cur.seek(lo + t, w);
+        const int bm = cur.tile_m * BM, bn = cur.tile_n * BN, k0 = cur.slice * BK;
+        cur.step(w);
         fence_proxy_async_shared();
         mbarrier_expect_bytes(bar, STAGE_BYTES);
-        tma_load_2d(a, &map_a, t * BK, bm, bar);
-        tma_load_2d(b, &map_b, bn, t * BK, bar);
+        tma_load_2d(a, &map_a, k0, bm, bar);
+        tma_load_2d(b, &map_b, bn, k0, bar);
     };
 
     if (tid == 0)
-        for (int t = 0; t < STAGES - 1 && t < slices; ++t) issue(t);
+        for (int t = 0; t < STAGES - 1 && t < n; ++t) issue(t);
+    gemm_segment seg;
+    seg.begin(lo, n, w.slices);
     float acc[MICRO][TN] = {};
-    for (int t = 0; t < slices; ++t) {
-        /* Slice t's bytes have all landed: the barrier's phase t / STAGES completed. */
-        mbarrier_wait(smem_address(&full[t % STAGES]), (unsigned)(t / STAGES) & 1);
-        __syncthreads(); /* everyone is done with the stage slice t + STAGES - 1 refills */
-        if (tid == 0 && t + STAGES - 1 < slices) issue(t + STAGES - 1);
-        const float* as = stages + t % STAGES * STAGE_FLOATS;
-        gemm_slice_fma<BN, BK, ASYNC_A_SWIZZLED, TN>(as, as + A_FLOATS, o, acc);
+    for (int t = 0; t < n; seg.next()) { /* a tile's segment a pass */
+        for (; t < seg.end; ++t) {
+            /* Iteration t's bytes have all landed: the barrier's phase t / STAGES completed. */
+            mbarrier_wait(smem_address(&full[t % STAGES]), (unsigned)(t / STAGES) & 1);
+            __syncthreads(); /* everyone is done with the stage iteration t + STAGES - 1 refills */
+            if (tid == 0 && t + STAGES - 1 < n) issue(t + STAGES - 1);
+            const float* as = stages + t % STAGES * STAGE_FLOATS;
+            gemm_slice_fma<BN, BK, ASYNC_A_SWIZZLED, TN>(as, as + A_FLOATS, o, acc);
+        }
+        gemm_segment_store<BM, BN, TN>(w, seg.tile, lo, seg.whole(), o, acc, C, M, N, ldc, alpha,
+                                       beta, vec_c);
+        gemm_zero(acc);
     }
-    gemm_store_micro_tile(C, M, N, bm + o.row0, bn + o.col0, o.step_m, o.step_n, acc, alpha, beta,
-                          1, o.row_step);
 #else
-    (void)map_a, (void)map_b, (void)M, (void)N, (void)K, (void)alpha, (void)beta, (void)C;
+    (void)map_a, (void)map_b, (void)M, (void)N, (void)alpha, (void)beta, (void)C, (void)ldc,
+        (void)vec_c, (void)w;
     __trap();
 #endif
 }

@@ -1,7 +1,8 @@
 # Chapter 08: GFLOP/s against N for N^3 products (cuBLAS in black, chapter 06's best in grey, the
 # cp.async kernels); GFLOP/s against the number of stages at the largest cube; the stencil's
 # GB/s against n (from the _stencil.csv next to the CSV); the tensor-core GEMM's TFLOP/s (from
-# the _hgemm.csv), with cuBLAS and the mma.sync ceiling.
+# the _hgemm.csv), with cuBLAS and the mma.sync ceiling; each kernel's share of cuBLAS on the sweep
+# of shapes (from the _shapes.csv).
 # Usage: gnuplot -e "csv='results/h200.csv'; outdir='.'" plot.gp
 set datafile separator ','
 set datafile commentschars '#'
@@ -96,3 +97,24 @@ plot for [i = 1:words(hg)] hgemm using (i - 0.2):(is(word(hg, i)) && cube(4096) 
      for [i = 1:words(hg)] hgemm using (i + 0.2):(is(word(hg, i)) && cube(8192) ? \
          column('tflops') : NaN) with boxes lc rgb '#ff7f00' title (i == 1 ? '8192^3' : ''), \
      ceiling with lines dt 2 lw 2 lc rgb '#000000' notitle
+
+# Part 4: each kernel's share of cuBLAS at each shape of the sweep (from the _shapes.csv), the
+# shapes in the sweep's order (cubes, odd cubes, tall, wide, long K, short K), 7 rows a shape.
+shapes = csv[1:strlen(csv) - 4].'_shapes.csv'
+set output outdir.'/shapes.png'
+set terminal pngcairo size 1300,640 font ',11' noenhanced
+sk = "auto tma_wide_3 tma_wide_256 tma_3 wide_3_swizzled ch06_best"
+sc = "#e41a1c #377eb8 #984ea3 #4daf4a #f781bf #999999"
+set title "FP32 GEMM on every shape: share of cuBLAS's speed in the same run (%)"
+set xlabel ''
+set ylabel '% of cuBLAS'
+set yrange [0:110]
+set xrange [-0.5:27.5]
+set xtics () rotate by -45 font ',8'
+set style fill empty
+set key bottom left font ',9'
+set bmargin 7
+plot shapes every 7 using (column(0) - 1):(NaN):xticlabels(strcol('shape')) notitle, \
+     for [i = 1:words(sk)] shapes using (int(column(0) / 7)):(is(word(sk, i)) ? \
+         100 * column('of_cublas') : NaN) with points ps (i == 1 ? 1.6 : 1) \
+         pt (i == 1 ? 7 : 6) lc rgb word(sc, i) title word(sk, i)

@@ -3,41 +3,32 @@
  * geometry, A row-major; 6 the same, A swizzled (and the trap, A padded); 7 cuBLAS's geometry
  * (128 threads, 8 x 16 a lane); 8 the TMA. */
 #include "exercise_schedule.cuh"
-#include "gemm_async_kernels.cuh"
-#include "gemm_tma_kernels.cuh"
 #include "sgemm.h"
+#include "sgemm_auto.h"
+#include "sgemm_launch.cuh"
 #include "gemm/register_staged.cuh"
 #include "host/check.h"
-#include "host/tma_map.h"
 
-/* Its dynamic shared memory granted by gemm_configure (sgemm.cu). */
+/* A block a tile; 16-byte copies and float4 stores only where every operand allows both. */
 template <int BM, int BN, int BK, int NT, int LANES_M, int TN, int STAGES, int A_LAYOUT,
           typename SCHEDULE>
 static void launch_async(const gemm_call* c) {
-    constexpr int bytes = async_smem_bytes(A_LAYOUT, BM, BN, BK, STAGES);
-    gemm_async<BM, BN, BK, NT, LANES_M, TN, STAGES, A_LAYOUT, SCHEDULE>
-        <<<dim3((c->N + BN - 1) / BN, (c->M + BM - 1) / BM), NT, bytes>>>(
-            c->M, c->N, c->K, c->alpha, c->A, c->B, c->beta, c->C, gemm_float4_ok(c));
+    run_async<BM, BN, BK, NT, LANES_M, TN, STAGES, A_LAYOUT, SCHEDULE>(
+        c, c->A, c->lda, c->B, c->ldb, gemm_float4_ok(c), sgemm_tiles(c, BM, BN, BK));
 }
 
-/* A tensor map per operand and call: A's box BK x BM floats in the 128B swizzle, B's BN x BK as
- * it is, zeros past the edges. The maps need 16-byte aligned rows: other shapes (and K = 0) go
- * to the cp.async kernel of the same geometry with the same swizzle, as does a driver without
- * the encoder (course_tma_encoder). */
+/* The TMA needs rows it can map (sgemm_rows_aligned): other operands (and K = 0) go to the
+ * cp.async kernel of the same geometry with the same swizzle, as does a driver without the
+ * encoder (course_tma_encoder). */
 template <int BM, int BN, int NT, int LANES_M, int TN, int STAGES, int INTERLEAVE>
 static void launch_tma(const gemm_call* c) {
-    if (!course_tma_encoder() || c->K == 0 || !gemm_float4_ok(c)) {
+    if (!course_tma_encoder() || c->K == 0 || !sgemm_rows_aligned(c->A, c->lda) ||
+        !sgemm_rows_aligned(c->B, c->ldb)) {
         launch_async<BM, BN, 8, NT, LANES_M, TN, 3, ASYNC_A_SWIZZLED, reference_schedule>(c);
         return;
     }
-    CUtensorMap a, b;
-    course_tma_map_2d(&a, c->A, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, c->M, c->K, BM, TMA_BK,
-                      CU_TENSOR_MAP_SWIZZLE_128B);
-    course_tma_map_2d(&b, c->B, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, c->K, c->N, TMA_BK, BN,
-                      CU_TENSOR_MAP_SWIZZLE_NONE);
-    gemm_tma<BM, BN, NT, LANES_M, TN, STAGES, INTERLEAVE>
-        <<<dim3((c->N + BN - 1) / BN, (c->M + BM - 1) / BM), NT, tma_smem_bytes(BM, BN, STAGES)>>>(
-            a, b, c->M, c->N, c->K, c->alpha, c->beta, c->C);
+    run_tma<BM, BN, NT, LANES_M, TN, STAGES, INTERLEAVE>(c, c->A, c->lda, c->B, c->ldb,
+                                                         sgemm_tiles(c, BM, BN, TMA_BK));
 }
 
 /* Chapter 06's best kernel (its kernel 8), timed here too. */
@@ -62,7 +53,8 @@ static void launch_06_best(const gemm_call* c) {
                                   (size_t)async_smem_bytes(A_LAYOUT, 128, 128, BK, STAGES),        \
                               .threads = NT}},                                                     \
               .launch = launch_async<128, 128, BK, NT, LANES_M, TN, STAGES, A_LAYOUT, SCHEDULE>,   \
-              .sweep = SWEEP},                                                                     \
+              .sweep = SWEEP,                                                                      \
+              .any_ld = 1},                                                                        \
         .family = FAMILY, .bk = BK, .stages = STAGES, .a_layout = A_LAYOUT, .tn = TN,              \
         .a_name = A_LAYOUT == ASYNC_A_SWIZZLED ? "Swizzle<3,4,3>" : "row-major",                   \
         .geo = {128, 128, BK, NT, LANES_M, TN, 0, A_LAYOUT},                                       \
@@ -79,7 +71,8 @@ static void launch_06_best(const gemm_call* c) {
                               .feature = "the TMA",                                                \
                               .dynamic_smem = (size_t)tma_smem_bytes(BM, BN, STAGES),              \
                               .threads = NT}},                                                     \
-              .launch = launch_tma<BM, BN, NT, LANES_M, TN, STAGES, INTERLEAVE>},                  \
+              .launch = launch_tma<BM, BN, NT, LANES_M, TN, STAGES, INTERLEAVE>,                   \
+              .any_ld = 1},                                                                        \
         .family = FAMILY, .bk = TMA_BK, .stages = STAGES, .a_layout = ASYNC_A_SWIZZLED, .tn = TN,  \
         .a_name = INTERLEAVE ? "TMA 128B, rows 8 apart" : "TMA 128B swizzle", .tma = 1,            \
         .geo = {BM, BN, TMA_BK, NT, LANES_M, TN, INTERLEAVE, ASYNC_A_SWIZZLED},                    \
@@ -90,7 +83,8 @@ static sgemm_variant VARIANTS[] = {
                  .description =
                      "cuBLAS SGEMM, default math mode (fp32 FMA, TF32 off): the baseline",
                  .baseline = 1},
-           .launch = gemm_launch_cublas},
+           .launch = gemm_launch_cublas,
+           .any_ld = 1},
      .family = "cublas"},
     {.g = {.v = {.name = "ch06_best",
                  .number = 4,

@@ -51,7 +51,8 @@ static void test_cpu(void) {
 
 /* ---------------------------------------------------------------- on the GPU */
 
-typedef void (*gemm_kernel)(int, int, int, float, const float*, const float*, float, float*, int);
+typedef void (*gemm_kernel)(int, int, int, float, const float*, int, const float*, int, float,
+                            float*, int, int, int, gemm_work);
 
 template <int STAGES>
 static gemm_kernel exercise_kernel(void) {
@@ -92,9 +93,10 @@ static int test_gpu(void) {
             course_buffer_upload(&B);
             course_buffer_poison(&C);
             const int vec = K % 4 == 0 && N % 4 == 0;
-            const dim3 grid((N + 127) / 128, (M + 127) / 128);
-            kernels[s]<<<grid, 256, bytes>>>(M, N, K, 1.0f, (const float*)A.dev,
-                                             (const float*)B.dev, 0.0f, (float*)C.dev, vec);
+            const gemm_work w = gemm_work_tiles((M + 127) / 128, (N + 127) / 128, (K + 7) / 8);
+            kernels[s]<<<gemm_work_blocks(&w), 256, bytes>>>(M, N, K, 1.0f, (const float*)A.dev,
+                                                             K > 0 ? K : 1, (const float*)B.dev, N,
+                                                             0.0f, (float*)C.dev, N, vec, vec, w);
             CUDA_CHECK_LAUNCH();
             course_buffer_download(&C);
             double worst = 0;

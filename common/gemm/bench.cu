@@ -49,6 +49,11 @@ int gemm_run_bench(const char* program, const course_variants* t, const course_a
                    gemm_measurement* m) {
     gemm_shape s[16];
     const int n_shapes = gemm_bench_shapes(a, s);
+    return gemm_run_bench_at(program, t, a, s, n_shapes, m);
+}
+
+int gemm_run_bench_at(const char* program, const course_variants* t, const course_args* a,
+                      const gemm_shape* s, int n_shapes, gemm_measurement* m) {
     int n_m = 0;
     for (int i = 0; i < t->n; ++i) {
         const course_variant* x = &gemm_variant_at(t, i)->v;
@@ -88,7 +93,8 @@ int gemm_run_bench(const char* program, const course_variants* t, const course_a
             if (!is_cublas && !a->variant && !a->shape_given && v->sweep &&
                 !(cube && (s[k].M == a->size || s[k].M == a->size / 2)))
                 continue; /* the sweep at N^3 and (N/2)^3 */
-            bench_ctx b = {v, {s[k].M, s[k].N, s[k].K, 1.0f, 0.0f, dA, dB, is_cublas ? dRef : dC}};
+            bench_ctx b = {v, gemm_call_dense(s[k].M, s[k].N, s[k].K, 1.0f, dA, dB, 0.0f,
+                                              is_cublas ? dRef : dC)};
             CUDA_CHECK(cudaMemset(b.c.C, 0xff, nc * 4)); /* NaN: an unwritten element shows */
             /* How many repetitions fit the time budget: one timed launch decides (none needed
              * for --reps 1 or 2, what the ncu test asks for). */

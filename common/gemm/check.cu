@@ -21,18 +21,48 @@ static double rel_error(const float* got, const double* ref, size_t n, double sc
     return sqrt(d2) / (scale2 > 0 ? sqrt(scale2) : 1.0);
 }
 
-/* Every variant at one shape against a CPU reference accumulated in double. beta == 0: C starts
- * as NaN (BLAS never reads it), so an element nobody writes stays NaN and fails the check. */
+/* How the check lays a shape's matrices out in memory: floats added to every row (lda = K + pad,
+ * ldb, ldc = N + pad) and floats every base is moved by from the allocation's start (1: off any
+ * 16-byte boundary). */
+typedef struct {
+    const char* name;
+    int pad_a, pad_b, pad_c, shift;
+} gemm_layout;
+
+static const gemm_layout LAYOUTS[] = {
+    {"dense", 0, 0, 0, 0},
+    {"rows padded by 3, 5, 1", 3, 5, 1, 0}, /* no leading dimension a multiple of 4 */
+    {"rows padded by 4, 8, 4", 4, 8, 4, 0}, /* aligned, but longer than the row */
+    {"bases 4 bytes off", 0, 0, 0, 1},      /* dense, every base off 16 bytes */
+};
+enum { N_LAYOUTS = sizeof LAYOUTS / sizeof LAYOUTS[0] };
+
+/* A rows x cols matrix x (dense, on the host) copied into a device buffer with rows ld apart from
+ * float `shift`, the gaps between rows NaN (a kernel that reads them shows it). */
+static float* upload_strided(course_buffer* dev, const float* x, int rows, int cols, int ld,
+                             int shift) {
+    float* h = (float*)dev->host;
+    const size_t n = dev->bytes / 4;
+    for (size_t i = 0; i < n; ++i) h[i] = NAN;
+    for (int r = 0; r < rows; ++r)
+        memcpy(h + shift + (size_t)r * ld, x + (size_t)r * cols, (size_t)cols * 4);
+    course_buffer_upload(dev);
+    return (float*)dev->dev + shift;
+}
+
+/* Every variant at one shape against a CPU reference accumulated in double, in every layout of
+ * LAYOUTS the variant takes. beta == 0: C starts as NaN (BLAS never reads it), so an element
+ * nobody writes stays NaN and fails the check. */
 static int check_shape(const char* program, const course_variants* t, gemm_shape s, float alpha,
                        float beta, unsigned long long* seed) {
     gemm_require_memory(program, s);
     const size_t na = (size_t)s.M * s.K, nb = (size_t)s.K * s.N, nc = (size_t)s.M * s.N;
-    course_buffer A = course_buffer_alloc(na * 4), B = course_buffer_alloc(nb * 4),
-                  C = course_buffer_alloc(nc * 4);
-    float *hA = (float*)A.host, *hB = (float*)B.host, *hC = (float*)C.host;
+    float* hA = (float*)malloc(na * 4 + 1);
+    float* hB = (float*)malloc(nb * 4 + 1);
     float* hC0 = (float*)malloc(nc * 4 + 1);
+    float* hC = (float*)malloc(nc * 4 + 1);
     double* ref = (double*)malloc(nc * sizeof(double) + 1);
-    if (!hC0 || !ref) die("out of host memory");
+    if (!hA || !hB || !hC0 || !hC || !ref) die("out of host memory");
     gemm_fill_uniform(hA, na, seed);
     gemm_fill_uniform(hB, nb, seed);
     if (beta == 0.0f)
@@ -53,28 +83,51 @@ static int check_shape(const char* program, const course_variants* t, gemm_shape
             ref[c] = alpha * dot + old;
             scale2 += alpha * dot * (alpha * dot) + old * old;
         }
-    course_buffer_upload(&A);
-    course_buffer_upload(&B);
     const double tol = gemm_tolerance(s.K);
-    char where[96];
-    snprintf(where, sizeof where, "%dx%dx%d (alpha %g, beta %g)", s.M, s.N, s.K, alpha, beta);
     int failed = 0;
-    for (int i = 0; i < t->n; ++i) {
-        const gemm_variant* v = gemm_variant_at(t, i);
-        memcpy(hC, hC0, nc * 4);
-        course_buffer_upload(&C);
-        const gemm_call c = {
-            s.M, s.N, s.K, alpha, beta, (const float*)A.dev, (const float*)B.dev, (float*)C.dev};
-        v->launch(&c);
-        CUDA_CHECK_LAUNCH();
-        course_buffer_download(&C);
-        failed |= course_report_error(v->v.name, where, "relative error",
-                                      rel_error(hC, ref, nc, scale2), tol);
+    for (int l = 0; l < N_LAYOUTS; ++l) {
+        const gemm_layout* L = &LAYOUTS[l];
+        const int lda = (s.K > 0 ? s.K : 1) + L->pad_a, ldb = (s.N > 0 ? s.N : 1) + L->pad_b,
+                  ldc = (s.N > 0 ? s.N : 1) + L->pad_c;
+        course_buffer A = course_buffer_alloc(((size_t)s.M * lda + 4) * 4),
+                      B = course_buffer_alloc(((size_t)s.K * ldb + 4) * 4),
+                      C = course_buffer_alloc(((size_t)s.M * ldc + 4) * 4);
+        const float* dA = upload_strided(&A, hA, s.M, s.K, lda, L->shift);
+        const float* dB = upload_strided(&B, hB, s.K, s.N, ldb, L->shift);
+        char where[128];
+        snprintf(where, sizeof where, "%dx%dx%d (alpha %g, beta %g; %s)", s.M, s.N, s.K, alpha,
+                 beta, L->name);
+        for (int i = 0; i < t->n; ++i) {
+            const gemm_variant* v = gemm_variant_at(t, i);
+            if (l > 0 && !v->any_ld) continue;
+            float* dC = upload_strided(&C, hC0, s.M, s.N, ldc, L->shift);
+            const gemm_call c = {s.M, s.N, s.K, alpha, beta, dA, dB, dC, lda, ldb, ldc};
+            v->launch(&c);
+            CUDA_CHECK_LAUNCH();
+            course_buffer_download(&C);
+            /* C's rows back to dense; the gaps must still be what they were (NaN) */
+            const float* got = (const float*)C.host + L->shift;
+            int gaps_kept = 1;
+            for (int r = 0; r < s.M; ++r) {
+                memcpy(hC + (size_t)r * s.N, got + (size_t)r * ldc, (size_t)s.N * 4);
+                for (int j = s.N; j < ldc && r + 1 < s.M; ++j)
+                    gaps_kept &= got[(size_t)r * ldc + j] != got[(size_t)r * ldc + j];
+            }
+            if (!gaps_kept) {
+                printf("  %-17s %s: wrote between C's rows  FAILED\n", v->v.name, where);
+                failed = 1;
+            }
+            failed |= course_report_error(v->v.name, where, "relative error",
+                                          rel_error(hC, ref, nc, scale2), tol);
+        }
+        course_buffer_free(&A);
+        course_buffer_free(&B);
+        course_buffer_free(&C);
     }
-    course_buffer_free(&A);
-    course_buffer_free(&B);
-    course_buffer_free(&C);
+    free(hA);
+    free(hB);
     free(hC0);
+    free(hC);
     free(ref);
     return failed;
 }
@@ -95,7 +148,7 @@ static int check_against_cublas(const char* program, const course_variants* t, i
     course_buffer_upload(&B);
     const float alpha = 1.0f, beta = 0.0f;
     const float *dA = (const float*)A.dev, *dB = (const float*)B.dev;
-    const gemm_call ref_call = {S, S, S, alpha, beta, dA, dB, (float*)Ref.dev};
+    const gemm_call ref_call = gemm_call_dense(S, S, S, alpha, dA, dB, beta, (float*)Ref.dev);
     gemm_launch_cublas(&ref_call);
     CUDA_CHECK_LAUNCH();
     course_buffer_download(&Ref);
@@ -118,7 +171,7 @@ static int check_against_cublas(const char* program, const course_variants* t, i
         const gemm_variant* v = gemm_variant_at(t, i);
         if (!v->v.kernel) continue;
         course_buffer_poison(&C);
-        const gemm_call c = {S, S, S, alpha, beta, dA, dB, (float*)C.dev};
+        const gemm_call c = gemm_call_dense(S, S, S, alpha, dA, dB, beta, (float*)C.dev);
         v->launch(&c);
         CUDA_CHECK_LAUNCH();
         failed |= course_report_error(
@@ -183,8 +236,10 @@ int gemm_run_check(const char* program, const course_variants* t, const course_a
         failed |= check_shape(program, t, shapes[i], alpha, 0.0f, &seed);
     }
     if (!a->shape_given) failed |= check_against_cublas(program, t, cublas_size, &seed);
-    printf("check: %s (%d shapes x 2 x %d variants%s)\n",
+    printf("check: %s (%d shapes x 2 x %d variants, dense and, for those that take any leading "
+           "dimension, %d layouts more%s)\n",
            failed ? "FAILED (reproduce with the --seed above)" : "every result within tolerance",
-           n_shapes, t->n, a->shape_given ? "" : ", and every kernel against cuBLAS");
+           n_shapes, t->n, N_LAYOUTS - 1,
+           a->shape_given ? "" : "; and every kernel against cuBLAS");
     return failed ? EXIT_CHECK_FAILED : EXIT_OK;
 }

@@ -35,12 +35,11 @@ void gemm_cublas_open(void) {
 }
 
 /* cuBLAS is column-major. A row-major M x K matrix read column-major is its transpose, so the
- * row-major C = A B is the column-major C^T = B^T A^T: pass B first, swap M and N, and every
- * leading dimension is the row length (N for B and C, K for A). No data moves. */
+ * row-major C = A B is the column-major C^T = B^T A^T: pass B first, swap M and N; a row-major
+ * leading dimension is the column-major one of the transpose. No data moves. */
 static void sgemm_cublas(cublasHandle_t h, const gemm_call* c) {
-    CUBLAS_CHECK(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, c->N, c->M, c->K, &c->alpha, c->B,
-                             c->N > 0 ? c->N : 1, c->A, c->K > 0 ? c->K : 1, &c->beta, c->C,
-                             c->N > 0 ? c->N : 1));
+    CUBLAS_CHECK(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, c->N, c->M, c->K, &c->alpha, c->B, c->ldb,
+                             c->A, c->lda, &c->beta, c->C, c->ldc));
 }
 void gemm_launch_cublas(const gemm_call* c) {
     sgemm_cublas(cublas_default, c);
@@ -49,10 +48,25 @@ void gemm_launch_cublas_pedantic(const gemm_call* c) {
     sgemm_cublas(cublas_pedantic, c);
 }
 
-/* Whole float4s: row lengths K (A) and N (B, C) multiples of 4, every matrix 16-byte aligned. */
+static int at_least_1(int n) {
+    return n > 0 ? n : 1;
+}
+
+gemm_call gemm_call_dense(int M, int N, int K, float alpha, const float* A, const float* B,
+                          float beta, float* C) {
+    const gemm_call c = {
+        M, N, K, alpha, beta, A, B, C, at_least_1(K), at_least_1(N), at_least_1(N)};
+    return c;
+}
+
+int gemm_call_is_dense(const gemm_call* c) {
+    return c->lda == at_least_1(c->K) && c->ldb == at_least_1(c->N) && c->ldc == at_least_1(c->N);
+}
+
 int gemm_float4_ok(const gemm_call* c) {
-    return c->K % 4 == 0 && c->N % 4 == 0 && (uintptr_t)c->A % 16 == 0 &&
-           (uintptr_t)c->B % 16 == 0 && (uintptr_t)c->C % 16 == 0;
+    return c->K % 4 == 0 && c->N % 4 == 0 && c->lda % 4 == 0 && c->ldb % 4 == 0 &&
+           c->ldc % 4 == 0 && (uintptr_t)c->A % 16 == 0 && (uintptr_t)c->B % 16 == 0 &&
+           (uintptr_t)c->C % 16 == 0;
 }
 
 const gemm_variant* gemm_variant_at(const course_variants* t, int i) {

@@ -12,19 +12,32 @@
 #include "host/device.h"
 #include "host/variant.h"
 
+/* C = alpha A B + beta C on row-major matrices: A is M x K with rows lda floats apart (element
+ * (i, k) at A[i * lda + k]), B K x N (ldb), C M x N (ldc); as in BLAS, lda >= max(1, K) and
+ * ldb, ldc >= max(1, N). */
 typedef struct {
     int M, N, K;
     float alpha, beta;
     const float *A, *B;
     float* C;
+    int lda, ldb, ldc;
 } gemm_call;
+
+/* A call on dense matrices: every leading dimension the row's length. */
+gemm_call gemm_call_dense(int M, int N, int K, float alpha, const float* A, const float* B,
+                          float beta, float* C);
+
+/* 1 when every leading dimension is the row's length (chapter 06's kernels take no other). */
+int gemm_call_is_dense(const gemm_call* c);
 
 typedef void (*gemm_launch_fn)(const gemm_call*);
 
 typedef struct {
     course_variant v; /* name, number, description, baseline (cuBLAS), kernel, needs */
     gemm_launch_fn launch;
-    int sweep; /* 1: benchmarked at N^3 and (N/2)^3 only */
+    int sweep;  /* 1: benchmarked at N^3 and (N/2)^3 only */
+    int any_ld; /* 1: takes any leading dimension and base (the check's padded and shifted
+                   layouts); 0: dense matrices, 16-byte aligned, only */
 } gemm_variant;
 
 typedef struct {
@@ -49,7 +62,8 @@ void gemm_cublas_open(void);
 void gemm_launch_cublas(const gemm_call* c);
 void gemm_launch_cublas_pedantic(const gemm_call* c);
 
-/* Whole float4s: row lengths K (A) and N (B, C) multiples of 4, every matrix 16-byte aligned. */
+/* Whole float4s: row lengths K (A) and N (B, C) and every leading dimension multiples of 4, every
+ * matrix 16-byte aligned. */
 int gemm_float4_ok(const gemm_call* c);
 
 /* The tolerance on ||C - ref||_F / ||(alpha A B, beta C)||_F for K products a sum. */
@@ -76,14 +90,15 @@ void gemm_configure(const course_variants* t);
 gemm_resources gemm_kernel_resources(const gemm_variant* v);
 void gemm_print_resources(const course_variants* t);
 
-/* --check: every variant on odd shapes (or --shape, or those within --size), alpha and beta
- * drawn and beta = 0 over NaN, against a double reference; then every kernel against cuBLAS at
- * cublas_size^3 (not with --shape). Returns an exit code. */
 /* The check's shapes as the options select them: --shape MxNxK alone (with a note when the
  * CPU reference will take minutes), --size N those of shapes[0..n) no larger than N, else all.
  * Returns how many are left in shapes (which must hold one at least). */
 int gemm_select_check_shapes(const course_args* a, gemm_shape* shapes, int n);
 
+/* --check: every variant on odd shapes (or --shape, or those within --size), alpha and beta
+ * drawn and beta = 0 over NaN, against a double reference, with dense matrices and, for the
+ * variants that take any leading dimension, with rows padded and with bases moved off 16 bytes;
+ * then every kernel against cuBLAS at cublas_size^3 (not with --shape). Returns an exit code. */
 int gemm_run_check(const char* program, const course_variants* t, const course_args* a,
                    int cublas_size);
 
@@ -93,6 +108,9 @@ int gemm_run_check(const char* program, const course_variants* t, const course_a
 int gemm_bench_shapes(const course_args* a, gemm_shape* s);
 int gemm_run_bench(const char* program, const course_variants* t, const course_args* a,
                    gemm_measurement* m);
+/* The same at the n shapes s[] (a sweep of its own); every variant of t at every shape. */
+int gemm_run_bench_at(const char* program, const course_variants* t, const course_args* a,
+                      const gemm_shape* s, int n, gemm_measurement* m);
 
 int gemm_wrong(const gemm_measurement* x); /* disagrees with cuBLAS (NaN included) */
 

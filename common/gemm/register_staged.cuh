@@ -44,12 +44,12 @@ __global__ void __launch_bounds__(NT, COURSE_MIN_BLOCKS(NT, MIN_BLOCKS))
 #pragma unroll
         for (int l = 0; l < A_LOADS; ++l) { /* float4 f: row f / (BK/4), k 4 (f % (BK/4)) */
             const int f = tid + l * NT;
-            a_next[l] = load4(A, M, K, bm + f / (BK / QUAD), k0 + f % (BK / QUAD) * QUAD, vec);
+            a_next[l] = load4(A, M, K, K, bm + f / (BK / QUAD), k0 + f % (BK / QUAD) * QUAD, vec);
         }
 #pragma unroll
         for (int l = 0; l < B_LOADS; ++l) { /* float4 f: row f / (BN/4), column 4 (f % (BN/4)) */
             const int f = tid + l * NT;
-            b_next[l] = load4(B, K, N, k0 + f / (BN / QUAD), bn + f % (BN / QUAD) * QUAD, vec);
+            b_next[l] = load4(B, K, N, N, k0 + f / (BN / QUAD), bn + f % (BN / QUAD) * QUAD, vec);
         }
     };
     auto stash =
@@ -108,7 +108,7 @@ __global__ void __launch_bounds__(NT, COURSE_MIN_BLOCKS(NT, MIN_BLOCKS))
         }
     }
 
-    gemm_store_micro_tile(C, M, N, bm + row0, bn + col0, step_m, step_n, acc, alpha, beta, vec);
+    gemm_store_micro_tile(C, M, N, N, bm + row0, bn + col0, step_m, step_n, acc, alpha, beta, vec);
 }
 
 #endif

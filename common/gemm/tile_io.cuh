@@ -14,29 +14,31 @@ __device__ __forceinline__ void gemm_store(float* C, size_t at, float acc, float
     C[at] = beta == 0.0f ? alpha * acc : alpha * acc + beta * C[at];
 }
 
-/* An element of a row-major rows x cols matrix, or 0 past its edge. */
-__device__ __forceinline__ float load_or_zero(const float* X, int rows, int cols, int r, int c) {
-    return r < rows && c < cols ? X[(size_t)r * cols + c] : 0.0f;
+/* An element of a row-major rows x cols matrix whose rows are ld apart, or 0 past its edge. */
+__device__ __forceinline__ float load_or_zero(const float* X, int rows, int cols, int ld, int r,
+                                              int c) {
+    return r < rows && c < cols ? X[(size_t)r * ld + c] : 0.0f;
 }
 
-/* Four consecutive elements of row r of a rows x cols matrix from column c, 0 past its edge. */
-__device__ __forceinline__ float4 load4(const float* X, int rows, int cols, int r, int c, int vec) {
-    if (vec && r < rows && c + 3 < cols) return *(const float4*)&X[(size_t)r * cols + c];
+/* Four consecutive elements of row r from column c, 0 past the edge. */
+__device__ __forceinline__ float4 load4(const float* X, int rows, int cols, int ld, int r, int c,
+                                        int vec) {
+    if (vec && r < rows && c + 3 < cols) return *(const float4*)&X[(size_t)r * ld + c];
     float4 v;
-    v.x = load_or_zero(X, rows, cols, r, c);
-    v.y = load_or_zero(X, rows, cols, r, c + 1);
-    v.z = load_or_zero(X, rows, cols, r, c + 2);
-    v.w = load_or_zero(X, rows, cols, r, c + 3);
+    v.x = load_or_zero(X, rows, cols, ld, r, c);
+    v.y = load_or_zero(X, rows, cols, ld, r, c + 1);
+    v.z = load_or_zero(X, rows, cols, ld, r, c + 2);
+    v.w = load_or_zero(X, rows, cols, ld, r, c + 3);
     return v;
 }
 
 /* A thread's 8 x TN micro-tile of C (TN = 8 here, 16 in chapter 08), its 2 x TN/4 blocks of 4 x 4
- * at rows r0 + h * step_m and columns c0 + w * step_n: C = alpha * acc + beta * C, as float4 where
- * the row holds 4 more (and vec says float4 are aligned), else element by element up to the
- * edges. */
+ * at rows r0 + h * step_m and columns c0 + w * step_n of an M x N matrix whose rows are ldc
+ * apart: C = alpha * acc + beta * C, as float4 where the row holds 4 more (and vec says float4
+ * are aligned), else element by element up to the edges. */
 template <int TN>
-__device__ __forceinline__ void gemm_store_micro_tile(float* C, int M, int N, int r0, int c0,
-                                                      int step_m, int step_n,
+__device__ __forceinline__ void gemm_store_micro_tile(float* C, int M, int N, int ldc, int r0,
+                                                      int c0, int step_m, int step_n,
                                                       const float (&acc)[MICRO][TN], float alpha,
                                                       float beta, int vec, int row_step = 1) {
 #pragma unroll
@@ -49,7 +51,7 @@ __device__ __forceinline__ void gemm_store_micro_tile(float* C, int M, int N, in
             for (int hn = 0; hn < TN / QUAD; ++hn) {
                 const int c = c0 + hn * step_n;
                 const float* v = &acc[hm * QUAD + i][hn * QUAD];
-                float* out = &C[(size_t)r * N + c];
+                float* out = &C[(size_t)r * ldc + c];
                 if (vec && c + 3 < N) {
                     float4 o = make_float4(alpha * v[0], alpha * v[1], alpha * v[2], alpha * v[3]);
                     if (beta != 0.0f) {
@@ -61,7 +63,7 @@ __device__ __forceinline__ void gemm_store_micro_tile(float* C, int M, int N, in
                 } else {
 #pragma unroll
                     for (int j = 0; j < QUAD; ++j)
-                        if (c + j < N) gemm_store(C, (size_t)r * N + c + j, v[j], alpha, beta);
+                        if (c + j < N) gemm_store(C, (size_t)r * ldc + c + j, v[j], alpha, beta);
                 }
             }
         }

@@ -16,10 +16,17 @@ PFN_cuTensorMapEncodeTiled_v12000 course_tma_encoder(void) {
 
 void course_tma_map_2d(CUtensorMap* map, const void* X, CUtensorMapDataType type, int element_bytes,
                        int rows, int cols, int box_rows, int box_cols, CUtensorMapSwizzle swizzle) {
+    course_tma_map_2d_ld(map, X, type, element_bytes, rows, cols, cols, box_rows, box_cols,
+                         swizzle);
+}
+
+void course_tma_map_2d_ld(CUtensorMap* map, const void* X, CUtensorMapDataType type,
+                          int element_bytes, int rows, int cols, int ld, int box_rows, int box_cols,
+                          CUtensorMapSwizzle swizzle) {
     const PFN_cuTensorMapEncodeTiled_v12000 encode = course_tma_encoder();
     if (!encode) die("the driver offers no cuTensorMapEncodeTiled (update it)");
     cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows},
-               strides[1] = {(cuuint64_t)cols * element_bytes};
+               strides[1] = {(cuuint64_t)ld * element_bytes};
     cuuint32_t box[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows}, steps[2] = {1, 1};
     const CUresult rc =
         encode(map, type, 2, (void*)X, dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE,

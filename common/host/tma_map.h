@@ -21,6 +21,11 @@ PFN_cuTensorMapEncodeTiled_v12000 course_tma_encoder(void);
 void course_tma_map_2d(CUtensorMap* map, const void* X, CUtensorMapDataType type, int element_bytes,
                        int rows, int cols, int box_rows, int box_cols, CUtensorMapSwizzle swizzle);
 
+/* The same with rows ld elements apart (ld >= cols, ld * element_bytes a multiple of 16). */
+void course_tma_map_2d_ld(CUtensorMap* map, const void* X, CUtensorMapDataType type,
+                          int element_bytes, int rows, int cols, int ld, int box_rows, int box_cols,
+                          CUtensorMapSwizzle swizzle);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,263 @@
+/* Chapter 08, part 4: sgemm_auto (sgemm_auto.h) on the GPU: its kernels (the pack, the fixup,
+ * K = 0's scale), the GPU's facts the plan needs, the workspace, and the plan run. */
+#include "sgemm_auto.h"
+#include "sgemm_auto_run.h"
+#include "sgemm_launch.cuh"
+#include "host/check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- the kernels it launches */
+
+/* The TMA-fed and cp.async-fed kernels of each tile: chapter 08's tma_wide_3 and
+ * wide_3_swizzled geometry (128 threads, 8 x 16 a lane), and its 128 x 256 version on 256. */
+#define AUTO_TMA_128   gemm_tma<128, 128, 128, 8, 16, 3, 1>
+#define AUTO_TMA_256   gemm_tma<128, 256, 256, 8, 16, 3, 1>
+#define AUTO_ASYNC_128 gemm_async<128, 128, 8, 128, 8, 16, 3, ASYNC_A_SWIZZLED, reference_schedule>
+#define AUTO_ASYNC_256 gemm_async<128, 256, 8, 256, 8, 16, 3, ASYNC_A_SWIZZLED, reference_schedule>
+
+/* A rows x cols matrix (rows ld apart) into dst, rows ld_dst apart (a multiple of 4), the columns
+ * from cols to ld_dst zero: whole float4 stores, 16-byte aligned. */
+__global__ void sgemm_pack(const float* __restrict__ src, int ld, int rows, int cols,
+                           float* __restrict__ dst, int ld_dst) {
+    for (int r = blockIdx.y; r < rows; r += gridDim.y)
+        for (int c = (blockIdx.x * blockDim.x + threadIdx.x) * 4; c < ld_dst;
+             c += gridDim.x * blockDim.x * 4) {
+            const float* s = src + (size_t)r * ld;
+            float4 v;
+            v.x = c < cols ? s[c] : 0.0f;
+            v.y = c + 1 < cols ? s[c + 1] : 0.0f;
+            v.z = c + 2 < cols ? s[c + 2] : 0.0f;
+            v.w = c + 3 < cols ? s[c + 3] : 0.0f;
+            *(float4*)&dst[(size_t)r * ld_dst + c] = v;
+        }
+}
+
+/* K = 0: C = beta C (C not read when beta is 0, as in BLAS). */
+__global__ void sgemm_scale(float* C, int M, int N, int ldc, float beta) {
+    for (int r = blockIdx.y; r < M; r += gridDim.y)
+        for (int c = blockIdx.x * blockDim.x + threadIdx.x; c < N; c += gridDim.x * blockDim.x)
+            C[(size_t)r * ldc + c] = beta == 0.0f ? 0.0f : beta * C[(size_t)r * ldc + c];
+}
+
+/* The stream-K tiles' sum: tile w.whole + blockIdx.y, four elements a thread; the blocks that
+ * shared it added in a fixed order (the result does not depend on which block ran first). A
+ * tile that one block covered whole is already in C. */
+template <int BM, int BN>
+__global__ void sgemm_fixup(gemm_work w, int M, int N, float alpha, float beta, float* C,
+                            int ldc) {
+    const int tile = w.whole + (int)blockIdx.y;
+    const int first = gemm_work_block_of(&w, (long long)tile * w.slices),
+              last = gemm_work_block_of(&w, (long long)(tile + 1) * w.slices - 1);
+    const int e = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
+    if (first == last || e >= BM * BN) return;
+    const int r = tile / w.tiles_n * BM + e / BN, c0 = tile % w.tiles_n * BN + e % BN;
+    if (r >= M || c0 >= N) return;
+    float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    for (int b = first; b <= last; ++b) {
+        const float4 v = *(const float4*)&w.partial[(size_t)gemm_work_slot(&w, b, tile) * BM * BN + e];
+        sum.x += v.x, sum.y += v.y, sum.z += v.z, sum.w += v.w;
+    }
+    const float s[4] = {sum.x, sum.y, sum.z, sum.w};
+    for (int j = 0; j < 4 && c0 + j < N; ++j) {
+        float* out = &C[(size_t)r * ldc + c0 + j];
+        *out = beta == 0.0f ? alpha * s[j] : alpha * s[j] + beta * *out;
+    }
+}
+
+/* ---------------------------------------------------------------- the GPU and the table */
+
+extern "C" const char sgemm_table_h200[]; /* results/h200_sgemm_table.csv, built in */
+
+static const void* tma_kernel(sgemm_tile t) {
+    return t == SGEMM_TILE_128x256 ? (const void*)AUTO_TMA_256 : (const void*)AUTO_TMA_128;
+}
+static const void* async_kernel(sgemm_tile t) {
+    return t == SGEMM_TILE_128x256 ? (const void*)AUTO_ASYNC_256 : (const void*)AUTO_ASYNC_128;
+}
+static int tma_bytes(sgemm_tile t) {
+    return tma_smem_bytes(128, t == SGEMM_TILE_128x256 ? 256 : 128, 3);
+}
+static int async_bytes(sgemm_tile t) {
+    return async_smem_bytes(ASYNC_A_SWIZZLED, 128, t == SGEMM_TILE_128x256 ? 256 : 128, 8, 3);
+}
+static int threads(sgemm_tile t) {
+    return t == SGEMM_TILE_128x256 ? 256 : 128;
+}
+
+static struct {
+    int ready;
+    sgemm_gpu gpu, gpu_async; /* the facts for the feed in use, and for cp.async's */
+    sgemm_table table;
+    void* workspace;
+    size_t workspace_bytes;
+} S;
+
+/* The TMA feeds the kernels where the GPU (9.0), the driver (its encoder) and the binary (code
+ * built for 9.0, not PTX of an older GPU) all have it. */
+static int tma_here(int dev) {
+    int major;
+    CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    if (major < 9 || !course_tma_encoder()) return 0;
+    cudaFuncAttributes a;
+    CUDA_CHECK(cudaFuncGetAttributes(&a, tma_kernel(SGEMM_TILE_128x128)));
+    return a.ptxVersion >= 90;
+}
+
+static void load_table(void) {
+    char why[256];
+    const char* path = getenv("COURSE_SGEMM_TABLE");
+    if (!path || !*path) {
+        if (sgemm_table_parse(sgemm_table_h200, &S.table, why, sizeof why))
+            die("sgemm_auto: the built-in table: %s", why);
+        snprintf(S.table.source, sizeof S.table.source,
+                 "built in, measured on an H200 (08_cp_async/results/h200_sgemm_table.csv)");
+        return;
+    }
+    FILE* f = fopen(path, "rb");
+    if (!f) die("sgemm_auto: COURSE_SGEMM_TABLE=%s cannot be read", path);
+    static char text[1 << 20];
+    const size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    if (sgemm_table_parse(text, &S.table, why, sizeof why))
+        die("sgemm_auto: COURSE_SGEMM_TABLE=%s: %s", path, why);
+    snprintf(S.table.source, sizeof S.table.source, "COURSE_SGEMM_TABLE=%s", path);
+}
+
+void sgemm_auto_configure(void) {
+    if (S.ready) return;
+    int dev;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&S.gpu.sms, cudaDevAttrMultiProcessorCount, dev));
+    S.gpu_async = S.gpu;
+    S.gpu.tma = tma_here(dev);
+    for (int t = 0; t < SGEMM_TILES; ++t) {
+        const sgemm_tile tile = (sgemm_tile)t;
+        CUDA_CHECK(cudaFuncSetAttribute(
+            async_kernel(tile), cudaFuncAttributeMaxDynamicSharedMemorySize, async_bytes(tile)));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &S.gpu_async.blocks_per_sm[t], async_kernel(tile), threads(tile), async_bytes(tile)));
+        S.gpu.blocks_per_sm[t] = S.gpu_async.blocks_per_sm[t];
+        if (!S.gpu.tma) continue;
+        CUDA_CHECK(cudaFuncSetAttribute(
+            tma_kernel(tile), cudaFuncAttributeMaxDynamicSharedMemorySize, tma_bytes(tile)));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &S.gpu.blocks_per_sm[t], tma_kernel(tile), threads(tile), tma_bytes(tile)));
+    }
+    load_table();
+    S.ready = 1;
+}
+
+const sgemm_gpu* sgemm_auto_gpu(void) {
+    sgemm_auto_configure();
+    return &S.gpu;
+}
+
+const sgemm_table* sgemm_auto_table(void) {
+    sgemm_auto_configure();
+    return &S.table;
+}
+
+/* ---------------------------------------------------------------- the plan, run
+ * Launch errors are checked without a synchronisation: the call stays asynchronous, like a
+ * library's. */
+
+sgemm_plan sgemm_auto_plan(const gemm_call* c, const sgemm_choice* forced, int cp_async) {
+    sgemm_auto_configure();
+    const sgemm_choice choice = forced ? *forced : sgemm_table_choice(&S.table, c->M, c->N, c->K);
+    return sgemm_plan_for(c->M, c->N, c->K, c->lda, c->ldb, (uintptr_t)c->A, (uintptr_t)c->B,
+                          cp_async ? &S.gpu_async : &S.gpu, choice);
+}
+
+static size_t align256(size_t n) {
+    return (n + 255) / 256 * 256;
+}
+
+/* The workspace, grown (never shrunk) to what a plan needs: the one allocation sgemm_auto makes,
+ * on a call that needs more than any before it. Not for two host threads at once. */
+static char* workspace(size_t bytes) {
+    if (bytes > S.workspace_bytes) {
+        if (S.workspace) CUDA_CHECK(cudaFree(S.workspace));
+        CUDA_CHECK(cudaMalloc(&S.workspace, bytes));
+        S.workspace_bytes = bytes;
+    }
+    return (char*)S.workspace;
+}
+
+/* Blocks of 256 threads along a row (per_row threads), a block row per matrix row (up to 65535,
+ * then strided). */
+static dim3 rows_grid(int rows, int per_row) {
+    const int x = (per_row + 255) / 256;
+    return dim3(x < 1 ? 1 : x, rows < 65535 ? (rows > 0 ? rows : 1) : 65535);
+}
+
+/* A and B where the plan reads them: packed into the workspace where it says so. */
+static void pack_operands(const gemm_call* c, const sgemm_plan* p, char* ws, const float** A,
+                          const float** B) {
+    *A = c->A, *B = c->B;
+    if (p->pack_a) {
+        float* dst = (float*)ws;
+        sgemm_pack<<<rows_grid(c->M, p->lda / 4), 256>>>(c->A, c->lda, c->M, c->K, dst, p->lda);
+        CUDA_CHECK(cudaGetLastError());
+        *A = dst;
+    }
+    if (p->pack_b) {
+        float* dst = (float*)(ws + align256(p->pack_a_bytes));
+        sgemm_pack<<<rows_grid(c->K, p->ldb / 4), 256>>>(c->B, c->ldb, c->K, c->N, dst, p->ldb);
+        CUDA_CHECK(cudaGetLastError());
+        *B = dst;
+    }
+}
+
+void sgemm_auto_run(const gemm_call* c, const sgemm_plan* p) {
+    if (p->nothing) return;
+    if (p->scale_only) {
+        sgemm_scale<<<rows_grid(c->M, c->N), 256>>>(c->C, c->M, c->N, c->ldc, c->beta);
+        CUDA_CHECK(cudaGetLastError());
+        return;
+    }
+    const size_t at_partial = align256(p->pack_a_bytes) + align256(p->pack_b_bytes);
+    char* ws = workspace(at_partial + p->partial_bytes);
+    const float *A, *B;
+    pack_operands(c, p, ws, &A, &B);
+    gemm_work w = p->work;
+    w.partial = (float*)(ws + at_partial);
+    const int wide = p->choice.tile == SGEMM_TILE_128x256;
+    if (p->tma) {
+        if (wide)
+            run_tma<128, 256, 256, 8, 16, 3, 1>(c, A, p->lda, B, p->ldb, w);
+        else
+            run_tma<128, 128, 128, 8, 16, 3, 1>(c, A, p->lda, B, p->ldb, w);
+    } else {
+        if (wide)
+            run_async<128, 256, 8, 256, 8, 16, 3, ASYNC_A_SWIZZLED, reference_schedule>(
+                c, A, p->lda, B, p->ldb, p->vec, w);
+        else
+            run_async<128, 128, 8, 128, 8, 16, 3, ASYNC_A_SWIZZLED, reference_schedule>(
+                c, A, p->lda, B, p->ldb, p->vec, w);
+    }
+    CUDA_CHECK(cudaGetLastError());
+    if (w.sk_blocks) {
+        const int bn = wide ? 256 : 128;
+        const dim3 grid(128 * bn / 4 / 256, p->sk_tiles);
+        if (wide)
+            sgemm_fixup<128, 256><<<grid, 256>>>(w, c->M, c->N, c->alpha, c->beta, c->C, c->ldc);
+        else
+            sgemm_fixup<128, 128><<<grid, 256>>>(w, c->M, c->N, c->alpha, c->beta, c->C, c->ldc);
+        CUDA_CHECK(cudaGetLastError());
+    }
+}
+
+void sgemm_auto_pack_only(const gemm_call* c, const sgemm_plan* p) {
+    if (!p->pack_a && !p->pack_b) return;
+    const float *A, *B;
+    pack_operands(c, p, workspace(align256(p->pack_a_bytes) + align256(p->pack_b_bytes)), &A, &B);
+}
+
+void sgemm_auto(const gemm_call* c) {
+    const sgemm_plan p = sgemm_auto_plan(c, NULL, 0);
+    sgemm_auto_run(c, &p);
+}

@@ -1,0 +1,95 @@
+/* Chapter 08, part 4: one SGEMM for every shape. sgemm_auto(call) computes C = alpha A B + beta C
+ * like a library GEMM (row-major, any M, N, K >= 0, any leading dimension and base) and picks how
+ * from the shape:
+ *   - the tile (128 x 128 or 128 x 256) and the split (data-parallel or stream-K) from a table
+ *     measured on a GPU (the nearest of its shapes, sgemm_tune re-measures it on yours);
+ *   - the feed: the TMA where the GPU has one (sm_90), else cp.async;
+ *   - the blocks: the tiles against the SMs (gemm_work.h), stream-K's shared tiles summed by a
+ *     fixup kernel;
+ *   - an operand whose rows the TMA cannot map (a leading dimension not a multiple of 4, a base
+ *     off 16 bytes) copied first into an aligned, zero-padded workspace.
+ * The plan is plain C, computed on the host (sgemm_plan.c) and tested on the CPU; sgemm_auto.cu
+ * runs it. */
+#ifndef SGEMM_AUTO_H
+#define SGEMM_AUTO_H
+
+#include "gemm_work.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { SGEMM_TILE_128x128 = 0, SGEMM_TILE_128x256 = 1, SGEMM_TILES = 2 } sgemm_tile;
+typedef enum { SGEMM_DATA_PARALLEL = 0, SGEMM_STREAM_K = 1 } sgemm_split;
+
+typedef struct {
+    sgemm_tile tile;
+    sgemm_split split;
+} sgemm_choice;
+
+/* "128x128", "128x256"; "dp", "sk": the table's and the CSV's words. */
+const char* sgemm_tile_name(sgemm_tile t);
+const char* sgemm_split_name(sgemm_split s);
+
+/* The table: shapes a GPU measured, and the choice that was fastest at each. */
+typedef struct {
+    int M, N, K;
+    sgemm_choice choice;
+} sgemm_table_row;
+
+enum { SGEMM_TABLE_MAX = 256 };
+typedef struct {
+    int n;
+    sgemm_table_row row[SGEMM_TABLE_MAX];
+    char source[256]; /* where it came from, for the program to say */
+} sgemm_table;
+
+/* Reads a table from the text of sgemm_tune's CSV (its rows with chosen = 1). Returns 0, or -1
+ * with the reason in why. */
+int sgemm_table_parse(const char* text, sgemm_table* t, char* why, size_t why_len);
+
+/* The choice at the table's shape nearest to M x N x K (by the sum of |log2| distances of the
+ * three sides; the first such row on a tie). */
+sgemm_choice sgemm_table_choice(const sgemm_table* t, int M, int N, int K);
+
+/* What the plan needs of the GPU: its SMs, whether the TMA feeds the kernels, and how many
+ * blocks of each tile's kernel fit on an SM (the occupancy API's). */
+typedef struct {
+    int sms, tma;
+    int blocks_per_sm[SGEMM_TILES];
+} sgemm_gpu;
+
+/* A call's plan. */
+typedef struct {
+    int nothing;    /* M or N is 0: no work */
+    int scale_only; /* K is 0: C = beta C */
+    sgemm_choice choice;
+    int tma;            /* 1: the TMA feeds the kernel; 0: cp.async */
+    int pack_a, pack_b; /* the operand is copied into an aligned workspace first */
+    int lda, ldb;       /* what the kernel reads (packed: the row rounded up to 4 floats) */
+    int vec;            /* cp.async: 16-byte copies (after any packing, always) */
+    int bm, bn, bk;
+    int tiles_m, tiles_n, tiles;
+    int slots;      /* blocks resident at once: SMs x blocks per SM */
+    gemm_work work; /* partial: set by the caller, in the workspace */
+    int sk_tiles;   /* tiles past work.whole that stream-K blocks share */
+    double fill;    /* the average slot's iterations over the busiest's: 1 when balanced */
+    size_t pack_a_bytes, pack_b_bytes, partial_bytes;
+} sgemm_plan;
+
+/* The plan for M x N x K with these leading dimensions and bases, on g, for a choice. */
+sgemm_plan sgemm_plan_for(int M, int N, int K, int lda, int ldb, uintptr_t a, uintptr_t b,
+                          const sgemm_gpu* g, sgemm_choice choice);
+
+/* One line on a plan ("128x128 sk, TMA, 1089 tiles on 264 slots: 528 whole + 561 shared by 264
+ * blocks, A packed"). */
+void sgemm_plan_describe(const sgemm_plan* p, char* out, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

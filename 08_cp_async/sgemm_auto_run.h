@@ -1,0 +1,33 @@
+/* Chapter 08, part 4: sgemm_auto on a call (sgemm_auto.cu). The plan itself is sgemm_auto.h's. */
+#ifndef SGEMM_AUTO_RUN_H
+#define SGEMM_AUTO_RUN_H
+
+#include "sgemm_auto.h"
+#include "gemm/harness.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* C = alpha A B + beta C (gemm_call: row-major, any M, N, K >= 0, any leading dimension and base),
+ * on the current device, in the default stream; the plan from the table. The first call opens
+ * what it needs (the device's facts, the table: COURSE_SGEMM_TABLE's file if set, else the
+ * built-in H200 one); the workspace (packed operands, stream-K parts) is allocated on the first
+ * call that needs more than any before. Not for two host threads at once. */
+void sgemm_auto(const gemm_call* c);
+
+/* The parts of it, for the chapter to show and measure: the GPU's facts and the table in use; the
+ * plan for a call (forced: that choice instead of the table's; cp_async: that feed even where the
+ * TMA is); a plan run; and a plan's packing alone (what packing costs). */
+void sgemm_auto_configure(void);
+const sgemm_gpu* sgemm_auto_gpu(void);
+const sgemm_table* sgemm_auto_table(void);
+sgemm_plan sgemm_auto_plan(const gemm_call* c, const sgemm_choice* forced, int cp_async);
+void sgemm_auto_run(const gemm_call* c, const sgemm_plan* p);
+void sgemm_auto_pack_only(const gemm_call* c, const sgemm_plan* p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,55 @@
+/* Chapter 08: launching the cp.async and TMA SGEMMs on a call (gemm_call) and a division of its
+ * work (gemm_work.h): what the fixed variants (sgemm_variants.cu) and sgemm_auto (sgemm_auto.cu)
+ * share. Each kernel's dynamic shared memory is granted by gemm_configure or
+ * sgemm_auto_configure. */
+#ifndef SGEMM_LAUNCH_CUH
+#define SGEMM_LAUNCH_CUH
+
+#include "gemm_async_kernels.cuh"
+#include "gemm_tma_kernels.cuh"
+#include "gemm/harness.h"
+#include "host/tma_map.h"
+
+#include <stdint.h>
+
+/* A row's stride and base as the TMA maps them (and cp.async's 16-byte copies read them). */
+static inline int sgemm_rows_aligned(const void* p, int ld) {
+    return ld % 4 == 0 && (uintptr_t)p % 16 == 0;
+}
+
+/* C's float4 stores: aligned rows. */
+static inline int sgemm_c_vec(const gemm_call* c) {
+    return sgemm_rows_aligned(c->C, c->ldc);
+}
+
+template <int BM, int BN, int BK, int NT, int LANES_M, int TN, int STAGES, int A_LAYOUT,
+          typename SCHEDULE>
+static void run_async(const gemm_call* c, const float* A, int lda, const float* B, int ldb, int vec,
+                      const gemm_work& w) {
+    constexpr int bytes = async_smem_bytes(A_LAYOUT, BM, BN, BK, STAGES);
+    gemm_async<BM, BN, BK, NT, LANES_M, TN, STAGES, A_LAYOUT, SCHEDULE>
+        <<<gemm_work_blocks(&w), NT, bytes>>>(c->M, c->N, c->K, c->alpha, A, lda, B, ldb, c->beta,
+                                              c->C, c->ldc, vec, sgemm_c_vec(c), w);
+}
+
+/* A tensor map per operand: A's box BK x BM floats in the 128B swizzle, B's BN x BK as it is,
+ * zeros past the edges. A and B must be TMA-mappable (sgemm_rows_aligned) and K > 0. */
+template <int BM, int BN, int NT, int LANES_M, int TN, int STAGES, int INTERLEAVE>
+static void run_tma(const gemm_call* c, const float* A, int lda, const float* B, int ldb,
+                    const gemm_work& w) {
+    CUtensorMap a, b;
+    course_tma_map_2d_ld(&a, A, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, c->M, c->K, lda, BM, TMA_BK,
+                         CU_TENSOR_MAP_SWIZZLE_128B);
+    course_tma_map_2d_ld(&b, B, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, c->K, c->N, ldb, TMA_BK, BN,
+                         CU_TENSOR_MAP_SWIZZLE_NONE);
+    gemm_tma<BM, BN, NT, LANES_M, TN, STAGES, INTERLEAVE>
+        <<<gemm_work_blocks(&w), NT, tma_smem_bytes(BM, BN, STAGES)>>>(
+            a, b, c->M, c->N, c->alpha, c->beta, c->C, c->ldc, sgemm_c_vec(c), w);
+}
+
+/* The classic grid: a block a tile, slices of BK. */
+static inline gemm_work sgemm_tiles(const gemm_call* c, int bm, int bn, int bk) {
+    return gemm_work_tiles((c->M + bm - 1) / bm, (c->N + bn - 1) / bn, (c->K + bk - 1) / bk);
+}
+
+#endif

@@ -1,0 +1,208 @@
+/* Chapter 08, part 4: sgemm_auto's plan and table (sgemm_auto.h), on the host. */
+#include "sgemm_auto.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char* sgemm_tile_name(sgemm_tile t) {
+    return t == SGEMM_TILE_128x256 ? "128x256" : "128x128";
+}
+const char* sgemm_split_name(sgemm_split s) {
+    return s == SGEMM_STREAM_K ? "sk" : "dp";
+}
+
+/* ---------------------------------------------------------------- the table */
+
+/* The index of `name` among the comma-separated fields of a header line, or -1. */
+static int column_of(const char* header, const char* name) {
+    int i = 0;
+    const size_t n = strlen(name);
+    for (const char* f = header; f; ++i) {
+        if (!strncmp(f, name, n) && (f[n] == ',' || f[n] == '\n' || f[n] == '\r' || !f[n]))
+            return i;
+        f = strchr(f, ',');
+        if (f) ++f;
+    }
+    return -1;
+}
+
+/* Field i of a line, copied into out. Returns 0, or -1 if the line has fewer. */
+static int field(const char* line, int i, char* out, size_t len) {
+    for (; i > 0; --i) {
+        line = strchr(line, ',');
+        if (!line) return -1;
+        ++line;
+    }
+    size_t n = strcspn(line, ",\r\n");
+    if (n >= len) n = len - 1;
+    memcpy(out, line, n);
+    out[n] = 0;
+    return 0;
+}
+
+int sgemm_table_parse(const char* text, sgemm_table* t, char* why, size_t why_len) {
+    static const char* NAMES[] = {"M", "N", "K", "tile", "split", "chosen"};
+    int col[6], have_header = 0, line_no = 0;
+    t->n = 0;
+    for (const char* line = text; line && *line;
+         line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        ++line_no;
+        if (*line == '#' || *line == '\n' || *line == '\r') continue;
+        if (!have_header) {
+            for (int c = 0; c < 6; ++c)
+                if ((col[c] = column_of(line, NAMES[c])) < 0) {
+                    snprintf(why, why_len, "no column '%s' in the header", NAMES[c]);
+                    return -1;
+                }
+            have_header = 1;
+            continue;
+        }
+        char f[6][32];
+        for (int c = 0; c < 6; ++c)
+            if (field(line, col[c], f[c], sizeof f[c])) {
+                snprintf(why, why_len, "line %d has too few fields", line_no);
+                return -1;
+            }
+        if (strcmp(f[5], "1")) continue; /* a candidate that lost */
+        sgemm_table_row r;
+        r.M = atoi(f[0]), r.N = atoi(f[1]), r.K = atoi(f[2]);
+        const int tile = !strcmp(f[3], "128x128") ? 0 : !strcmp(f[3], "128x256") ? 1 : -1;
+        const int split = !strcmp(f[4], "dp") ? 0 : !strcmp(f[4], "sk") ? 1 : -1;
+        if (r.M < 1 || r.N < 1 || r.K < 1 || tile < 0 || split < 0) {
+            snprintf(why, why_len, "line %d: a shape or choice it cannot read", line_no);
+            return -1;
+        }
+        if (t->n == SGEMM_TABLE_MAX) {
+            snprintf(why, why_len, "more than %d chosen rows", SGEMM_TABLE_MAX);
+            return -1;
+        }
+        r.choice.tile = (sgemm_tile)tile, r.choice.split = (sgemm_split)split;
+        t->row[t->n++] = r;
+    }
+    if (!t->n) {
+        snprintf(why, why_len, "no chosen row");
+        return -1;
+    }
+    return 0;
+}
+
+static double log2_distance(int a, int b) {
+    return fabs(log2((double)(a > 0 ? a : 1)) - log2((double)(b > 0 ? b : 1)));
+}
+
+sgemm_choice sgemm_table_choice(const sgemm_table* t, int M, int N, int K) {
+    int best = 0;
+    double best_d = INFINITY;
+    for (int i = 0; i < t->n; ++i) {
+        const sgemm_table_row* r = &t->row[i];
+        const double d = log2_distance(M, r->M) + log2_distance(N, r->N) + log2_distance(K, r->K);
+        if (d < best_d - 1e-12) best = i, best_d = d;
+    }
+    return t->row[best].choice;
+}
+
+/* ---------------------------------------------------------------- the plan */
+
+/* A stream-K block below this many K elements spends more on its pipeline's start and its part's
+ * store than it saves. */
+enum { SK_MIN_K = 128 };
+
+static int round_up4(int n) {
+    return (n + 3) / 4 * 4;
+}
+
+/* The busiest slot's iterations against the average's, for blocks of w on `slots` slots: the
+ * data-parallel blocks in waves (a slot takes its next block as one ends), then one stream-K
+ * range each. */
+static double fill_of(const gemm_work* w, int slots, int tiles) {
+    const long long dp_waves = (w->whole + slots - 1) / slots;
+    long long busiest = dp_waves * w->slices;
+    if (w->sk_blocks) {
+        const long long sk = (w->sk_iters + w->sk_blocks - 1) / w->sk_blocks;
+        /* whole is a number of full waves here, so each stream-K block lands on its own slot */
+        busiest = (long long)(w->whole / slots) * w->slices + sk;
+    }
+    const double average = (double)tiles * w->slices / slots;
+    return busiest > 0 ? average / (double)busiest : 1.0;
+}
+
+sgemm_plan sgemm_plan_for(int M, int N, int K, int lda, int ldb, uintptr_t a, uintptr_t b,
+                          const sgemm_gpu* g, sgemm_choice choice) {
+    sgemm_plan p;
+    memset(&p, 0, sizeof p);
+    p.choice = choice;
+    p.nothing = M == 0 || N == 0;
+    p.scale_only = !p.nothing && K == 0;
+    p.tma = g->tma;
+    p.bm = 128;
+    p.bn = choice.tile == SGEMM_TILE_128x256 ? 256 : 128;
+    p.bk = p.tma ? 32 : 8;
+    p.lda = lda, p.ldb = ldb;
+    p.vec = 1;
+    if (p.nothing || p.scale_only) return p;
+
+    /* The TMA maps rows whose stride is a multiple of 16 bytes from a 16-byte aligned base, and
+     * fills zeros past K and N itself. cp.async's 16-byte copies need the same of the rows and
+     * whole chunks inside them (K, N multiples of 4), or a zero-padded copy to read past them. */
+    const int a_ok = lda % 4 == 0 && a % 16 == 0 && (p.tma || K % 4 == 0);
+    const int b_ok = ldb % 4 == 0 && b % 16 == 0 && (p.tma || N % 4 == 0);
+    if (!a_ok) p.pack_a = 1, p.lda = round_up4(K), p.pack_a_bytes = (size_t)M * p.lda * 4;
+    if (!b_ok) p.pack_b = 1, p.ldb = round_up4(N), p.pack_b_bytes = (size_t)K * p.ldb * 4;
+
+    p.tiles_m = (M + p.bm - 1) / p.bm;
+    p.tiles_n = (N + p.bn - 1) / p.bn;
+    p.tiles = p.tiles_m * p.tiles_n;
+    p.slots = g->sms * g->blocks_per_sm[choice.tile];
+    if (p.slots < 1) p.slots = 1;
+    const int slices = (K + p.bk - 1) / p.bk;
+    p.work = gemm_work_tiles(p.tiles_m, p.tiles_n, slices);
+
+    if (choice.split == SGEMM_STREAM_K) {
+        /* Whole waves of tiles stay data-parallel but the last one; the rest (one to two waves'
+         * worth, or every tile when there is less than a wave) is shared by one block a slot,
+         * none of them with fewer than SK_MIN_K of K. */
+        const int P = p.slots, T = p.tiles;
+        const int whole = T >= 2 * P ? (T / P - 1) * P : 0, rest = T - whole;
+        const long long iters = (long long)rest * slices;
+        const int min_iters = (SK_MIN_K + p.bk - 1) / p.bk;
+        long long blocks = iters / min_iters;
+        if (blocks > P) blocks = P;
+        /* Worth it only where the blocks fill every slot or outnumber the tiles, and where the
+         * ranges do not fall on tile boundaries anyway (data-parallel by another name). */
+        const int dp_anyway = blocks > 0 && iters % blocks == 0 && iters / blocks % slices == 0;
+        if (blocks >= (P < rest + 1 ? P : rest + 1) && !dp_anyway) {
+            p.work.whole = whole;
+            p.work.sk_blocks = (int)blocks;
+            p.work.sk_iters = iters;
+            p.sk_tiles = rest;
+            p.partial_bytes = (size_t)2 * blocks * p.bm * p.bn * 4;
+        }
+    }
+    p.fill = fill_of(&p.work, p.slots, p.tiles);
+    return p;
+}
+
+void sgemm_plan_describe(const sgemm_plan* p, char* out, size_t len) {
+    if (p->nothing) {
+        snprintf(out, len, "nothing to do (M or N is 0)");
+        return;
+    }
+    if (p->scale_only) {
+        snprintf(out, len, "K = 0: C = beta C");
+        return;
+    }
+    int n = snprintf(out, len, "%s %s, %s: %d tiles on %d slots", sgemm_tile_name(p->choice.tile),
+                     sgemm_split_name(p->choice.split), p->tma ? "TMA" : "cp.async", p->tiles,
+                     p->slots);
+    if (p->work.sk_blocks)
+        n += snprintf(out + n, len - n, ", %d whole + %d shared by %d blocks", p->work.whole,
+                      p->sk_tiles, p->work.sk_blocks);
+    n += snprintf(out + n, len - n, ", fill %.0f%%", 100 * p->fill);
+    if (p->pack_a || p->pack_b)
+        snprintf(out + n, len - n, ", %s packed",
+                 p->pack_a && p->pack_b ? "A and B"
+                 : p->pack_a            ? "A"
+                                        : "B");
+}

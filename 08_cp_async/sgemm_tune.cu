@@ -1,0 +1,157 @@
+/* Chapter 08, part 4: how sgemm_auto's table is made. At each shape of a grid (M, N, K from 1024
+ * to 8192, doubling) it times every choice (tile 128 x 128 or 128 x 256, data-parallel or
+ * stream-K) on this GPU, the choices whose plans are the same timed once, and marks the fastest
+ * `chosen`; stream-K is kept over a data-parallel plan less than 1% faster, since it holds where
+ * the tiles fall worse against the SMs (the shapes between the grid's). The CSV it writes is the
+ * table: results/h200_sgemm_table.csv is built into the program, and COURSE_SGEMM_TABLE=FILE makes
+ * sgemm_auto read another.
+ *
+ *   08_sgemm_tune --csv FILE [--reps N]      (N: 1 to 1000, default 5) */
+#include "sgemm_auto_run.h"
+#include "gemm/harness.h"
+#include "host/check.h"
+#include "host/csv.h"
+#include "host/device.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char USAGE[] = "usage: 08_sgemm_tune --csv FILE [--reps N]\n"
+                            "  times sgemm_auto's choices on a grid of shapes on this GPU and "
+                            "writes its table\n"
+                            "  (use it with COURSE_SGEMM_TABLE=FILE 08_cp_async ...)\n";
+
+static int usage_error(const char* what) {
+    fprintf(stderr, "08_sgemm_tune: %s\n%s", what, USAGE);
+    return EXIT_USAGE;
+}
+
+static const int SIDES[] = {1024, 2048, 4096, 8192};
+enum { N_SIDES = sizeof SIDES / sizeof SIDES[0], BIGGEST = 8192, N_CHOICES = 4 };
+
+static const csv_column COLUMNS[] = {
+    {"M", CSV_INT, 0},         {"N", CSV_INT, 0},      {"K", CSV_INT, 0},
+    {"tile", CSV_TEXT, 0},     {"split", CSV_TEXT, 0}, {"whole", CSV_INT, 0},
+    {"sk_blocks", CSV_INT, 0}, CSV_TIMING_COLUMNS,     {"gflops", CSV_REAL, 1},
+    {"chosen", CSV_INT, 0},
+};
+
+typedef struct {
+    gemm_call c;
+    sgemm_plan p;
+} tune_ctx;
+
+static void tune_launch(void* x, int rep) {
+    (void)rep;
+    const tune_ctx* t = (const tune_ctx*)x;
+    sgemm_auto_run(&t->c, &t->p);
+}
+
+static int same_plan(const sgemm_plan* a, const sgemm_plan* b) {
+    return a->choice.tile == b->choice.tile && a->work.whole == b->work.whole &&
+           a->work.sk_blocks == b->work.sk_blocks && a->work.sk_iters == b->work.sk_iters;
+}
+
+int main(int argc, char** argv) {
+    const char* csv = NULL;
+    long reps = 5;
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--help")) {
+            printf("%s", USAGE);
+            return EXIT_OK;
+        }
+        if (i + 1 >= argc) return usage_error("a flag without its value");
+        unsigned long long v;
+        if (!strcmp(argv[i], "--csv")) {
+            csv = argv[++i];
+            const char* why = course_unwritable(csv);
+            if (why) {
+                fprintf(stderr, "08_sgemm_tune: --csv %s %s\n", csv, why);
+                return EXIT_USAGE;
+            }
+        } else if (!strcmp(argv[i], "--reps")) {
+            if (course_parse_unsigned(argv[++i], 10, 1000, &v) || v < 1)
+                return usage_error("--reps needs a whole number from 1 to 1000");
+            reps = (long)v;
+        } else {
+            return usage_error("unknown argument");
+        }
+    }
+    if (!csv) return usage_error("--csv FILE is needed: the table is what it writes");
+
+    course_device dev;
+    int rc = course_device_open(&dev, 8, 0, "sgemm_tune (cp.async)");
+    if (rc != EXIT_OK) return rc;
+    course_device_print(&dev);
+    sgemm_auto_configure();
+    const sgemm_gpu* g = sgemm_auto_gpu();
+    printf("feed: %s; blocks an SM: %d (128 x 128), %d (128 x 256); %ld repetitions a choice\n",
+           g->tma ? "the TMA" : "cp.async", g->blocks_per_sm[0], g->blocks_per_sm[1], reps);
+
+    const size_t n = (size_t)BIGGEST * BIGGEST;
+    gemm_shape biggest = {BIGGEST, BIGGEST, BIGGEST};
+    gemm_require_memory("08_sgemm_tune", biggest);
+    float *A, *B, *C, *h = (float*)malloc(n * 4);
+    if (!h) die("out of host memory");
+    unsigned long long seed = 2026;
+    CUDA_CHECK(cudaMalloc(&A, n * 4));
+    CUDA_CHECK(cudaMalloc(&B, n * 4));
+    CUDA_CHECK(cudaMalloc(&C, n * 4));
+    gemm_fill_uniform(h, n, &seed);
+    CUDA_CHECK(cudaMemcpy(A, h, n * 4, cudaMemcpyHostToDevice));
+    gemm_fill_uniform(h, n, &seed);
+    CUDA_CHECK(cudaMemcpy(B, h, n * 4, cudaMemcpyHostToDevice));
+    free(h);
+
+    csv_table t;
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "08_sgemm_tune --reps %ld", reps);
+    csv_table_open(&t, csv, &dev, cmd, COLUMNS, sizeof COLUMNS / sizeof COLUMNS[0]);
+    for (int im = 0; im < N_SIDES; ++im)
+        for (int in = 0; in < N_SIDES; ++in)
+            for (int ik = 0; ik < N_SIDES; ++ik) {
+                const int M = SIDES[im], N = SIDES[in], K = SIDES[ik];
+                tune_ctx x[N_CHOICES];
+                bench_result r[N_CHOICES];
+                for (int k = 0; k < N_CHOICES; ++k) {
+                    const sgemm_choice choice = {(sgemm_tile)(k / 2), (sgemm_split)(k % 2)};
+                    x[k].c = gemm_call_dense(M, N, K, 1.0f, A, B, 0.0f, C);
+                    x[k].p = sgemm_auto_plan(&x[k].c, &choice, 0);
+                    int same = -1;
+                    for (int j = 0; j < k; ++j)
+                        if (same_plan(&x[j].p, &x[k].p)) same = j;
+                    r[k] = same >= 0 ? r[same] : bench_run(tune_launch, &x[k], 2, (int)reps, 0);
+                }
+                int best = 0;
+                for (int k = 1; k < N_CHOICES; ++k)
+                    if (r[k].median_ms < r[best].median_ms) best = k;
+                const int sk = best - best % 2 + 1; /* the same tile, stream-K */
+                if (best % 2 == 0 && r[sk].median_ms <= 1.01 * r[best].median_ms) best = sk;
+                for (int k = 0; k < N_CHOICES; ++k) {
+                    csv_int(&t, "M", M);
+                    csv_int(&t, "N", N);
+                    csv_int(&t, "K", K);
+                    csv_text(&t, "tile", sgemm_tile_name(x[k].p.choice.tile));
+                    csv_text(&t, "split", sgemm_split_name(x[k].p.choice.split));
+                    csv_int(&t, "whole", x[k].p.work.whole);
+                    csv_int(&t, "sk_blocks", x[k].p.work.sk_blocks);
+                    csv_timing(&t, &r[k]);
+                    csv_real(&t, "gflops", 2.0 * M * N * (double)K / (r[k].median_ms * 1e6));
+                    csv_int(&t, "chosen", k == best);
+                    csv_end_row(&t);
+                }
+                printf("%5d x %5d x %5d: %s %s (%.3f ms; others", M, N, K,
+                       sgemm_tile_name(x[best].p.choice.tile),
+                       sgemm_split_name(x[best].p.choice.split), r[best].median_ms);
+                for (int k = 0; k < N_CHOICES; ++k)
+                    if (k != best) printf(" %.3f", r[k].median_ms);
+                printf(")\n");
+            }
+    csv_table_close(&t);
+    printf("wrote %s\n", csv);
+    CUDA_CHECK(cudaFree(A));
+    CUDA_CHECK(cudaFree(B));
+    CUDA_CHECK(cudaFree(C));
+    return EXIT_OK;
+}

@@ -1,0 +1,183 @@
+/* Chapter 08, part 4, on the CPU: sgemm_auto's plan (sgemm_plan.c) and the division of work the
+ * kernels walk (gemm_work.h). For many shapes and both GPUs' kinds of feed:
+ *   - the blocks' ranges cover every iteration once, in order;
+ *   - every tile is either one block's whole (it stores into C) or shared by two or more, each
+ *     with its own workspace slot, which the fixup finds by the same arithmetic;
+ *   - the workspace holds every slot; the packing happens exactly where the rows cannot be read
+ *     16 bytes at a time;
+ *   - the H200 plans the lesson describes (1024^3 stream-K on every slot, 4097^3 packed, 4096^3
+ *     whole waves with the last shared);
+ *   - the built-in table parses, covers its grid, and the parser refuses what it cannot read. */
+#include "gemm_work.h"
+#include "sgemm_auto.h"
+#include "host/test_util.h"
+
+#include <stdlib.h>
+
+extern const char sgemm_table_h200[];
+
+/* Walks every block as the kernels do and checks the division of the work. */
+static void check_division(const sgemm_plan* p, const char* what) {
+    const gemm_work* w = &p->work;
+    const int blocks = gemm_work_blocks(w);
+    long long expect = 0;
+    int ok = 1;
+    for (int b = 0; b < blocks && ok; ++b) {
+        long long lo, hi;
+        gemm_work_range(w, b, &lo, &hi);
+        ok &= lo == expect && hi >= lo;
+        expect = hi;
+    }
+    EXPECT(ok && expect == (long long)p->tiles * w->slices,
+           "%s: the ranges do not tile the %d x %d iterations", what, p->tiles, w->slices);
+    if (!w->sk_blocks) {
+        EXPECT(w->whole == p->tiles, "%s: data-parallel but %d blocks for %d tiles", what, w->whole,
+               p->tiles);
+        return;
+    }
+    EXPECT(w->whole % p->slots == 0, "%s: %d whole tiles are not whole waves of %d", what, w->whole,
+           p->slots);
+    EXPECT(w->sk_blocks <= p->slots, "%s: %d stream-K blocks on %d slots", what, w->sk_blocks,
+           p->slots);
+    EXPECT(p->partial_bytes >= (size_t)2 * w->sk_blocks * p->bm * p->bn * 4,
+           "%s: the workspace is short of the slots", what);
+    char* used = (char*)calloc((size_t)2 * w->sk_blocks, 1);
+    for (long long t = w->whole; t < p->tiles && used; ++t) {
+        const int first = gemm_work_block_of(w, t * w->slices),
+                  last = gemm_work_block_of(w, (t + 1) * w->slices - 1);
+        long long lo, hi, covered = 0;
+        for (int b = first; b <= last; ++b) {
+            gemm_work_range(w, b, &lo, &hi);
+            const long long a = lo > t * w->slices ? lo : t * w->slices,
+                            z = hi < (t + 1) * w->slices ? hi : (t + 1) * w->slices;
+            covered += z > a ? z - a : 0;
+            if (first != last) { /* a part: the kernel's slot, which no other part may take */
+                const int slot = gemm_work_slot(w, b, t);
+                EXPECT(slot >= 0 && slot < 2 * w->sk_blocks && !used[slot],
+                       "%s: tile %lld, block %d: slot %d out of range or taken", what, t, b, slot);
+                if (slot >= 0 && slot < 2 * w->sk_blocks) used[slot] = 1;
+            }
+        }
+        EXPECT(covered == w->slices, "%s: tile %lld covered %lld of %d slices by blocks %d..%d",
+               what, t, covered, w->slices, first, last);
+    }
+    free(used);
+}
+
+static sgemm_gpu h200(void) {
+    const sgemm_gpu g = {132, 1, {2, 1}};
+    return g;
+}
+static sgemm_gpu a100(void) { /* cp.async, 108 SMs (the occupancy API's blocks: a guess) */
+    const sgemm_gpu g = {108, 0, {3, 2}};
+    return g;
+}
+
+static void test_divisions(void) {
+    const sgemm_gpu gpus[] = {h200(), a100()};
+    const int sides[] = {1, 7, 100, 128, 129, 1000, 1024, 1031, 2047, 3001, 4096, 4097, 8192};
+    const int n = sizeof sides / sizeof sides[0];
+    for (int gi = 0; gi < 2; ++gi)
+        for (int c = 0; c < 4; ++c) {
+            const sgemm_choice choice = {(sgemm_tile)(c / 2), (sgemm_split)(c % 2)};
+            for (int i = 0; i < n; ++i)
+                for (int j = 0; j < n; j += 3)
+                    for (int k = 0; k < n; k += 2) {
+                        const int M = sides[i], N = sides[j], K = sides[k];
+                        const sgemm_plan p = sgemm_plan_for(M, N, K, K, N, 0, 0, &gpus[gi], choice);
+                        char what[96];
+                        snprintf(what, sizeof what, "%s %dx%dx%d %s %s", gi ? "A100" : "H200", M, N,
+                                 K, sgemm_tile_name(choice.tile), sgemm_split_name(choice.split));
+                        check_division(&p, what);
+                        EXPECT(p.fill > 0 && p.fill <= 1.0 + 1e-9, "%s: fill %.3f", what, p.fill);
+                        EXPECT(p.choice.split == SGEMM_STREAM_K || !p.work.sk_blocks,
+                               "%s: stream-K blocks in a data-parallel plan", what);
+                    }
+        }
+}
+
+static void test_packing(void) {
+    const sgemm_gpu g = h200(), cp = a100();
+    const sgemm_choice c = {SGEMM_TILE_128x128, SGEMM_STREAM_K};
+    sgemm_plan p = sgemm_plan_for(4096, 4096, 4096, 4096, 4096, 0, 0, &g, c);
+    EXPECT(!p.pack_a && !p.pack_b, "4096^3 dense: nothing to pack");
+    p = sgemm_plan_for(4097, 4097, 4097, 4097, 4097, 0, 0, &g, c);
+    EXPECT(p.pack_a && p.pack_b && p.lda == 4100 && p.ldb == 4100,
+           "4097^3 dense: both packed to rows of 4100 (got %d %d, lda %d)", p.pack_a, p.pack_b,
+           p.lda);
+    EXPECT(p.pack_a_bytes == (size_t)4097 * 4100 * 4 && p.pack_b_bytes == (size_t)4097 * 4100 * 4,
+           "4097^3: the packed sizes");
+    p = sgemm_plan_for(1000, 1000, 1001, 1004, 1000, 0, 16, &g, c);
+    EXPECT(!p.pack_a && !p.pack_b, "the TMA reads past K itself: lda 1004 needs no packing");
+    p = sgemm_plan_for(1000, 1000, 1001, 1004, 1000, 0, 16, &cp, c);
+    EXPECT(p.pack_a && !p.pack_b, "cp.async's 16-byte copies need K a multiple of 4: A packed");
+    p = sgemm_plan_for(512, 512, 512, 512, 512, 4, 0, &g, c);
+    EXPECT(p.pack_a && !p.pack_b, "A's base 4 bytes off: packed");
+    p = sgemm_plan_for(0, 5, 5, 5, 5, 0, 0, &g, c);
+    EXPECT(p.nothing && !p.scale_only, "M = 0: nothing");
+    p = sgemm_plan_for(5, 5, 0, 1, 5, 0, 0, &g, c);
+    EXPECT(p.scale_only && !p.nothing, "K = 0: C = beta C");
+}
+
+/* The plans the lesson walks through, on an H200. */
+static void test_h200_plans(void) {
+    const sgemm_gpu g = h200();
+    const sgemm_choice sk = {SGEMM_TILE_128x128, SGEMM_STREAM_K},
+                       dp = {SGEMM_TILE_128x128, SGEMM_DATA_PARALLEL};
+    sgemm_plan p = sgemm_plan_for(1024, 1024, 1024, 1024, 1024, 0, 0, &g, dp);
+    EXPECT(p.tiles == 64 && p.slots == 264 && p.work.sk_blocks == 0 && p.fill < 0.25,
+           "1024^3 data-parallel: 64 tiles on 264 slots, a quarter full (fill %.3f)", p.fill);
+    p = sgemm_plan_for(1024, 1024, 1024, 1024, 1024, 0, 0, &g, sk);
+    EXPECT(p.work.whole == 0 && p.work.sk_blocks == 264 && p.fill > 0.95,
+           "1024^3 stream-K: every slot a block (%d blocks, fill %.3f)", p.work.sk_blocks, p.fill);
+    p = sgemm_plan_for(4096, 4096, 4096, 4096, 4096, 0, 0, &g, sk);
+    EXPECT(p.tiles == 1024 && p.work.whole == 528 && p.sk_tiles == 496 && p.work.sk_blocks == 264,
+           "4096^3 stream-K: 2 whole waves, 496 tiles shared (%d, %d, %d)", p.work.whole,
+           p.sk_tiles, p.work.sk_blocks);
+    p = sgemm_plan_for(4097, 4097, 4097, 4097, 4097, 0, 0, &g, dp);
+    EXPECT(p.tiles == 1089 && p.fill < 0.83, "4097^3 data-parallel: 5 waves for 4.1 (fill %.3f)",
+           p.fill);
+    p = sgemm_plan_for(8192, 8192, 512, 8192, 8192, 0, 0, &g, sk);
+    EXPECT(p.work.sk_blocks > 0, "8192 x 8192 x 512: the last waves shared");
+    p = sgemm_plan_for(700, 900, 40, 40, 900, 0, 0, &g, sk);
+    EXPECT(p.work.sk_blocks == 0, "700 x 900 x 40: too little K to share: data-parallel");
+}
+
+static void test_table(void) {
+    sgemm_table t;
+    char why[256];
+    EXPECT(!sgemm_table_parse(sgemm_table_h200, &t, why, sizeof why), "the built-in table: %s",
+           why);
+    EXPECT(t.n == 64, "the built-in table has %d chosen rows, not the grid's 64", t.n);
+    int on_grid = 1;
+    for (int i = 0; i < t.n; ++i) {
+        const int s[3] = {t.row[i].M, t.row[i].N, t.row[i].K};
+        for (int d = 0; d < 3; ++d)
+            on_grid &= s[d] == 1024 || s[d] == 2048 || s[d] == 4096 || s[d] == 8192;
+    }
+    EXPECT(on_grid, "every row on the grid 1024 .. 8192");
+    const char* two = "# gpu: x\nM,N,K,tile,split,chosen\n1024,1024,1024,128x128,dp,1\n"
+                      "1024,1024,1024,128x256,sk,0\n8192,8192,8192,128x256,sk,1\n";
+    EXPECT(!sgemm_table_parse(two, &t, why, sizeof why) && t.n == 2, "a two-row table: %s", why);
+    sgemm_choice c = sgemm_table_choice(&t, 1000, 1100, 900);
+    EXPECT(c.tile == SGEMM_TILE_128x128 && c.split == SGEMM_DATA_PARALLEL, "nearest: 1024^3's");
+    c = sgemm_table_choice(&t, 7001, 6000, 9000);
+    EXPECT(c.tile == SGEMM_TILE_128x256 && c.split == SGEMM_STREAM_K, "nearest: 8192^3's");
+    EXPECT(sgemm_table_parse("M,N,K,tile,chosen\n", &t, why, sizeof why), "no split column");
+    EXPECT(sgemm_table_parse("M,N,K,tile,split,chosen\n1,1,1,64x64,dp,1\n", &t, why, sizeof why),
+           "an unknown tile");
+    EXPECT(sgemm_table_parse("M,N,K,tile,split,chosen\n1,1,1,128x128,dp,0\n", &t, why, sizeof why),
+           "no chosen row");
+    EXPECT(sgemm_table_parse("M,N,K,tile,split,chosen\n1,1\n", &t, why, sizeof why),
+           "a short line");
+}
+
+int main(int argc, char** argv) {
+    const int rc = test_no_arguments(argc, argv);
+    if (rc) return rc;
+    test_divisions();
+    test_packing();
+    test_h200_plans();
+    test_table();
+    return test_finish("test_sgemm_plan");
+}
