@@ -293,17 +293,24 @@ int shapes_run(const char* program, const course_args* a, const course_device* d
     gemm_configure(&table_all);
     int bad = 0;
     if (a->check || lesson) {
-        bad =
-            gemm_run_check(program, &table_all, a, a->size_given ? (int)a->size : 1024) != EXIT_OK;
+        /* the variant named, else all */
+        shapes_variant* sel = (shapes_variant*)malloc((n_all + 1) * sizeof *sel);
+        if (!sel) die("out of host memory");
+        int n_sel = 0;
+        for (int i = 0; i < n_all; ++i)
+            if (!a->variant || !strcmp(a->variant, all[i].g.v.name)) sel[n_sel++] = all[i];
+        const course_variants checked = course_variants_of(sel, sizeof *sel, n_sel);
+        bad = gemm_run_check(program, &checked, a, a->size_given ? (int)a->size : 1024) != EXIT_OK;
         if (!a->shape_given && !a->size_given) {
             course_args one = *a;
             one.shape_given = 1;
             for (size_t k = 0; k < sizeof PATHS / sizeof PATHS[0] && !bad; ++k) {
                 for (int d = 0; d < 3; ++d)
                     one.shape[d] = d == 0 ? PATHS[k].M : d == 1 ? PATHS[k].N : PATHS[k].K;
-                bad |= gemm_run_check(program, &table_all, &one, 0) != EXIT_OK;
+                bad |= gemm_run_check(program, &checked, &one, 0) != EXIT_OK;
             }
         }
+        free(sel);
     }
     if (!bad && !a->check && timed.n) {
         sweep_shape s[N_SWEEP];
