@@ -1,5 +1,5 @@
 /* Chapter 08: cp.async, from one streaming kernel to a pipelined SGEMM and the tensor cores, in
- * three parts run in lesson order, each with its own variants, check, benchmark and CSV:
+ * four parts run in lesson order, each with its own variants, check, benchmark and CSV:
  *   stencil  (stencil.h)  a stencil staged with plain loads, cp.async and two stages
  *   sgemm    (sgemm.h)    chapter 06's SGEMM fed by cp.async and by the TMA; the alignment trap
  *   tensor   (tensor.h)   an FP16 GEMM on mma.sync, fed by cp.async and ldmatrix, then the TMA

@@ -36,7 +36,7 @@ static void launch_forced(const gemm_call* c) {
 #define FORCED(NAME, TILE, SPLIT, CP_ASYNC, FEED)                                                  \
     {                                                                                              \
         .g = {.v = {.name = NAME,                                                                  \
-                    .number = 9,                                                                   \
+                    .number = 15,                                                                  \
                     .description = "auto forced: " FEED,                                           \
                     .needs = {.arch = CP_ASYNC ? 80 : 90,                                          \
                               .feature = CP_ASYNC ? "cp.async" : "the TMA",                        \
@@ -59,7 +59,7 @@ static shapes_variant VARIANTS[3 + N_FIXED + 8] = {
            .launch = gemm_launch_cublas,
            .any_ld = 1}},
     {.g = {.v = {.name = "auto",
-                 .number = 9,
+                 .number = 15,
                  .description = "sgemm_auto: tile and split from the table, the TMA where there "
                                 "is one, unaligned operands packed, stream-K for the last waves",
                  .needs = {.arch = 80, .feature = "cp.async", .threads = 256}},

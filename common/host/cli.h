@@ -50,7 +50,8 @@ typedef struct {
      * x_banks.csv, course_side_path), up to the first NULL: the parser checks each as it checks
      * FILE, so that a blocked one is a usage error before any work, not a failure after it. */
     const char* side_files[COURSE_MAX_SIDE_FILES];
-    /* The parts of a chapter in several (08: "stencil", "sgemm", "tensor"), up to the first NULL:
+    /* The parts of a chapter in several (08: "stencil", "sgemm", "tensor", "shapes"), up to the
+     * first NULL (or COURSE_MAX_PARTS):
      * --part NAME runs one; a chapter without parts refuses the flag. */
     const char* parts[COURSE_MAX_PARTS];
     /* The chapter's pictures (host/picture.h), drawn into a directory, or NULL: --picture DIR
