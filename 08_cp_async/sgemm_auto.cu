@@ -46,8 +46,7 @@ __global__ void sgemm_scale(float* C, int M, int N, int ldc, float beta) {
  * shared it added in a fixed order (the result does not depend on which block ran first). A
  * tile that one block covered whole is already in C. */
 template <int BM, int BN>
-__global__ void sgemm_fixup(gemm_work w, int M, int N, float alpha, float beta, float* C,
-                            int ldc) {
+__global__ void sgemm_fixup(gemm_work w, int M, int N, float alpha, float beta, float* C, int ldc) {
     const int tile = w.whole + (int)blockIdx.y;
     const int first = gemm_work_block_of(&w, (long long)tile * w.slices),
               last = gemm_work_block_of(&w, (long long)(tile + 1) * w.slices - 1);
@@ -57,7 +56,8 @@ __global__ void sgemm_fixup(gemm_work w, int M, int N, float alpha, float beta, 
     if (r >= M || c0 >= N) return;
     float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     for (int b = first; b <= last; ++b) {
-        const float4 v = *(const float4*)&w.partial[(size_t)gemm_work_slot(&w, b, tile) * BM * BN + e];
+        const float4 v =
+            *(const float4*)&w.partial[(size_t)gemm_work_slot(&w, b, tile) * BM * BN + e];
         sum.x += v.x, sum.y += v.y, sum.z += v.z, sum.w += v.w;
     }
     const float s[4] = {sum.x, sum.y, sum.z, sum.w};
@@ -127,6 +127,17 @@ static void load_table(void) {
     snprintf(S.table.source, sizeof S.table.source, "COURSE_SGEMM_TABLE=%s", path);
 }
 
+/* How many blocks of a kernel fit on an SM, its shared memory granted; 0 where a block needs more
+ * than the GPU gives one (the plan then takes the other tile). */
+static int blocks_per_sm(int dev, const void* kernel, sgemm_tile tile, int bytes) {
+    int most, n = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    if (bytes > most) return 0;
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads(tile), bytes));
+    return n;
+}
+
 void sgemm_auto_configure(void) {
     if (S.ready) return;
     int dev;
@@ -136,16 +147,11 @@ void sgemm_auto_configure(void) {
     S.gpu.tma = tma_here(dev);
     for (int t = 0; t < SGEMM_TILES; ++t) {
         const sgemm_tile tile = (sgemm_tile)t;
-        CUDA_CHECK(cudaFuncSetAttribute(
-            async_kernel(tile), cudaFuncAttributeMaxDynamicSharedMemorySize, async_bytes(tile)));
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &S.gpu_async.blocks_per_sm[t], async_kernel(tile), threads(tile), async_bytes(tile)));
-        S.gpu.blocks_per_sm[t] = S.gpu_async.blocks_per_sm[t];
-        if (!S.gpu.tma) continue;
-        CUDA_CHECK(cudaFuncSetAttribute(
-            tma_kernel(tile), cudaFuncAttributeMaxDynamicSharedMemorySize, tma_bytes(tile)));
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &S.gpu.blocks_per_sm[t], tma_kernel(tile), threads(tile), tma_bytes(tile)));
+        S.gpu_async.blocks_per_sm[t] =
+            blocks_per_sm(dev, async_kernel(tile), tile, async_bytes(tile));
+        S.gpu.blocks_per_sm[t] = S.gpu.tma
+                                     ? blocks_per_sm(dev, tma_kernel(tile), tile, tma_bytes(tile))
+                                     : S.gpu_async.blocks_per_sm[t];
     }
     load_table();
     S.ready = 1;

@@ -132,6 +132,11 @@ sgemm_plan sgemm_plan_for(int M, int N, int K, int lda, int ldb, uintptr_t a, ui
                           const sgemm_gpu* g, sgemm_choice choice) {
     sgemm_plan p;
     memset(&p, 0, sizeof p);
+    /* A tile whose kernel does not fit on this GPU (128 x 256 on the TMA takes 145 KiB of shared
+     * memory, more than sm_86, sm_89 and sm_120 give a block): the other one. */
+    const sgemm_tile other =
+        choice.tile == SGEMM_TILE_128x256 ? SGEMM_TILE_128x128 : SGEMM_TILE_128x256;
+    if (g->blocks_per_sm[choice.tile] < 1 && g->blocks_per_sm[other] >= 1) choice.tile = other;
     p.choice = choice;
     p.nothing = M == 0 || N == 0;
     p.scale_only = !p.nothing && K == 0;

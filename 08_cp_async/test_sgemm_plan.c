@@ -113,6 +113,12 @@ static void test_packing(void) {
     EXPECT(p.pack_a && !p.pack_b, "cp.async's 16-byte copies need K a multiple of 4: A packed");
     p = sgemm_plan_for(512, 512, 512, 512, 512, 4, 0, &g, c);
     EXPECT(p.pack_a && !p.pack_b, "A's base 4 bytes off: packed");
+    const sgemm_gpu small_smem = {170, 1, {1, 0}}; /* the 128 x 256 TMA kernel does not fit */
+    const sgemm_choice wide = {SGEMM_TILE_128x256, SGEMM_DATA_PARALLEL};
+    p = sgemm_plan_for(4096, 4096, 4096, 4096, 4096, 0, 0, &small_smem, wide);
+    EXPECT(p.choice.tile == SGEMM_TILE_128x128 && p.bn == 128 && p.slots == 170,
+           "a tile that does not fit: the other one (tile %d, slots %d)", (int)p.choice.tile,
+           p.slots);
     p = sgemm_plan_for(0, 5, 5, 5, 5, 0, 0, &g, c);
     EXPECT(p.nothing && !p.scale_only, "M = 0: nothing");
     p = sgemm_plan_for(5, 5, 0, 1, 5, 0, 0, &g, c);
