@@ -131,8 +131,10 @@ static void load_table(void) {
  * than the GPU gives one (the plan then takes the other tile). */
 static int blocks_per_sm(int dev, const void* kernel, sgemm_tile tile, int bytes) {
     int most, n = 0;
+    cudaFuncAttributes a;
     CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    if (bytes > most) return 0;
+    CUDA_CHECK(cudaFuncGetAttributes(&a, kernel));
+    if (bytes + (int)a.sharedSizeBytes > most) return 0;
     CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads(tile), bytes));
     return n;
@@ -171,11 +173,26 @@ const sgemm_table* sgemm_auto_table(void) {
  * Launch errors are checked without a synchronisation: the call stays asynchronous, like a
  * library's. */
 
+/* A call BLAS would refuse: negative sizes, rows shorter than the matrix's. */
+static void require_valid(const gemm_call* c) {
+    if (c->M < 0 || c->N < 0 || c->K < 0)
+        die("sgemm_auto: M, N, K must be >= 0 (got %d, %d, %d)", c->M, c->N, c->K);
+    if (c->lda < (c->K > 0 ? c->K : 1) || c->ldb < (c->N > 0 ? c->N : 1) ||
+        c->ldc < (c->N > 0 ? c->N : 1))
+        die("sgemm_auto: lda %d, ldb %d, ldc %d: need lda >= max(1, K = %d), ldb and ldc >= "
+            "max(1, N = %d)",
+            c->lda, c->ldb, c->ldc, c->K, c->N);
+}
+
 sgemm_plan sgemm_auto_plan(const gemm_call* c, const sgemm_choice* forced, int cp_async) {
     sgemm_auto_configure();
+    require_valid(c);
     const sgemm_choice choice = forced ? *forced : sgemm_table_choice(&S.table, c->M, c->N, c->K);
-    return sgemm_plan_for(c->M, c->N, c->K, c->lda, c->ldb, (uintptr_t)c->A, (uintptr_t)c->B,
-                          cp_async ? &S.gpu_async : &S.gpu, choice);
+    sgemm_plan p = sgemm_plan_for(c->M, c->N, c->K, c->lda, c->ldb, (uintptr_t)c->A,
+                                  (uintptr_t)c->B, cp_async ? &S.gpu_async : &S.gpu, choice);
+    /* alpha = 0: C = beta C, A and B not read (as in BLAS: an Inf in them does not reach C) */
+    if (c->alpha == 0.0f && !p.nothing) p.scale_only = 1;
+    return p;
 }
 
 static size_t align256(size_t n) {

@@ -10,10 +10,12 @@ extern "C" {
 #endif
 
 /* C = alpha A B + beta C (gemm_call: row-major, any M, N, K >= 0, any leading dimension and base),
- * on the current device, in the default stream; the plan from the table. The first call opens
- * what it needs (the device's facts, the table: COURSE_SGEMM_TABLE's file if set, else the
- * built-in H200 one); the workspace (packed operands, stream-K parts) is allocated on the first
- * call that needs more than any before. Not for two host threads at once. */
+ * in the default stream; the plan from the table. alpha = 0 or K = 0 is C = beta C, A and B not
+ * read. A call BLAS would refuse (a negative size, lda < K, ldb or ldc < N) stops the program
+ * with a message. The first call opens what it needs (the current device's facts, the table:
+ * COURSE_SGEMM_TABLE's file if set, else the built-in H200 one); the workspace (packed operands,
+ * stream-K parts) is allocated on the first call that needs more than any before. One device
+ * per program (the one current at the first call), one host thread at a time. */
 void sgemm_auto(const gemm_call* c);
 
 /* The parts of it, for the chapter to show and measure: the GPU's facts and the table in use; the

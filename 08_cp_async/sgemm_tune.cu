@@ -61,21 +61,22 @@ int main(int argc, char** argv) {
             printf("%s", USAGE);
             return EXIT_OK;
         }
+        const int is_csv = !strcmp(argv[i], "--csv"), is_reps = !strcmp(argv[i], "--reps");
+        if (!is_csv && !is_reps) return usage_error("unknown argument");
         if (i + 1 >= argc) return usage_error("a flag without its value");
         unsigned long long v;
-        if (!strcmp(argv[i], "--csv")) {
+        if (is_csv) {
             csv = argv[++i];
             const char* why = course_unwritable(csv);
             if (why) {
-                fprintf(stderr, "08_sgemm_tune: --csv %s %s\n", csv, why);
-                return EXIT_USAGE;
+                char what[COURSE_PATH_MAX + 64];
+                snprintf(what, sizeof what, "--csv %s %s", csv, why);
+                return usage_error(what);
             }
-        } else if (!strcmp(argv[i], "--reps")) {
+        } else {
             if (course_parse_unsigned(argv[++i], 10, 1000, &v) || v < 1)
                 return usage_error("--reps needs a whole number from 1 to 1000");
             reps = (long)v;
-        } else {
-            return usage_error("unknown argument");
         }
     }
     if (!csv) return usage_error("--csv FILE is needed: the table is what it writes");

@@ -34,6 +34,7 @@ static void launch_tma(const gemm_call* c) {
 /* Chapter 06's best kernel (its kernel 8), timed here too. */
 #define CH06_BEST gemm_vec<128, 128, 8, 256, SPREAD_WARP, 4, SLOT_PADDED, 0, 2, 2>
 static void launch_06_best(const gemm_call* c) {
+    if (!gemm_call_is_dense(c)) die("ch06_best takes dense matrices only (any_ld 0)");
     CH06_BEST<<<dim3((c->N + 127) / 128, (c->M + 127) / 128), 256>>>(
         c->M, c->N, c->K, c->alpha, c->A, c->B, c->beta, c->C, gemm_float4_ok(c));
 }
