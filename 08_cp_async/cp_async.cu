@@ -13,6 +13,7 @@
 #include "host/check.h"
 #include "host/cli.h"
 #include "host/device.h"
+#include "host/picture.h"
 #include "host/tma_map.h"
 #include "host/variant.h"
 
@@ -25,6 +26,11 @@ static const char SUMMARY[] =
     "fed by cp.async in 2 to 4 stages, A plain or swizzled, against cuBLAS; an FP16 GEMM on the\n"
     "tensor cores (cp.async, ldmatrix, mma.sync) against cuBLAS and mma.sync's ceiling; one SGEMM\n"
     "for every shape (sgemm_auto) on a sweep of shapes against cuBLAS.";
+
+/* The chapter's pictures: part 3's and part 4's, each drawn whatever happens to the other. */
+static int cp_async_pictures(const char* dir) {
+    return course_picture_join(tensor_pictures(dir), shapes_pictures(dir));
+}
 
 static const course_cli CLI = {
     .program = "08_cp_async",
@@ -40,7 +46,7 @@ static const course_cli CLI = {
     .size_zero_ok = 0,
     .side_files = {STENCIL_CSV, TENSOR_CSV, SHAPES_CSV}, /* beside --csv: parts 1, 3 and 4's */
     .parts = {"stencil", "sgemm", "tensor", "shapes"},
-    .pictures = tensor_pictures, /* the tensor part's C staging */
+    .pictures = cp_async_pictures, /* the tensor part's C staging, part 4's stream-K */
 };
 
 /* A part: its table, the CPU half of its lesson, and its run on the variants that run here. */

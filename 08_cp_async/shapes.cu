@@ -7,6 +7,7 @@
 #include "host/buffers.h"
 #include "host/check.h"
 #include "host/csv.h"
+#include "host/picture.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,6 +168,73 @@ void shapes_print_lesson(const course_variants* t) {
         snprintf(sh, sizeof sh, "%dx%dx%d", s.M, s.N, s.K);
         printf("  %-16s %-8s %s\n", sh, SWEEP[i].kind, line);
     }
+}
+
+/* ---------------------------------------------------------------- the picture */
+
+/* One plan's blocks on the slots, a row a slot: block b's range in segments, one box a tile's
+ * part (labelled with the tile, coloured by it), placed where the slot reaches it: data-parallel
+ * blocks in waves, stream-K blocks after them, one a slot. */
+static size_t place_blocks(const sgemm_plan* p, double y0, course_cell* cells, size_t n) {
+    const gemm_work* w = &p->work;
+    for (int b = 0; b < gemm_work_blocks(w); ++b) {
+        long long lo, hi;
+        gemm_work_range(w, b, &lo, &hi);
+        const int dp = b < w->whole, slot = dp ? b % p->slots : b - w->whole;
+        double x =
+            dp ? (double)(b / p->slots) * w->slices : (double)(w->whole / p->slots) * w->slices;
+        for (long long i = lo; i < hi;) {
+            const long long tile = i / w->slices,
+                            end = (tile + 1) * w->slices < hi ? (tile + 1) * w->slices : hi;
+            const int whole = end - i == w->slices;
+            cells[n] = course_cell_at(x, y0 + slot, (int)(tile % 32),
+                                      whole ? "tile %lld" : "%lld: part", tile);
+            cells[n++].w = (double)(end - i);
+            x += (double)(end - i);
+            i = end;
+        }
+    }
+    return n;
+}
+
+/* A 384 x 512 x 256 product (12 tiles of 128 x 128, 8 K-slices of 32 each) on a GPU of 8 slots,
+ * as sgemm_plan_for divides it: data-parallel, the last wave half empty; stream-K, every slot 12
+ * slices. */
+static int draw_stream_k(const char* dir) {
+    enum { SLOTS = 8, GAP = 2 };
+    const sgemm_gpu g = {SLOTS, 1, {1, 1}};
+    const sgemm_choice dp = {SGEMM_TILE_128x128, SGEMM_DATA_PARALLEL},
+                       sk = {SGEMM_TILE_128x128, SGEMM_STREAM_K};
+    const sgemm_plan a = sgemm_plan_for(384, 512, 256, 256, 512, 0, 0, &g, dp),
+                     b = sgemm_plan_for(384, 512, 256, 256, 512, 0, 0, &g, sk);
+    if (!b.work.sk_blocks) die("the stream-K picture: the plan did not share the tiles");
+    static course_cell cells[64];
+    size_t n = 0;
+    cells[n] = course_cell_at(0, 0, -1, "dp: fill %.0f%%", 100 * a.fill);
+    cells[n++].w = 16;
+    n = place_blocks(&a, 1, cells, n);
+    cells[n] = course_cell_at(0, 1 + SLOTS + GAP - 1, -1, "sk: fill %.0f%%", 100 * b.fill);
+    cells[n++].w = 16;
+    n = place_blocks(&b, 1 + SLOTS + GAP, cells, n);
+    static const course_picture pic = {
+        .name = "08_stream_k",
+        .title = "12 tiles of 8 K-slices on 8 slots (sgemm_plan_for's two divisions of a 384 x 512 "
+                 "x 256 product)",
+        .key = "a box is a block's work on one tile, as long as its slices; 'part': a share of a "
+               "tile, summed into C by the fixup",
+        .xlabel = "time on the slot, in K-slices",
+        .ylabel = "slot",
+        .columns = 16,
+        .rows = 1 + SLOTS + GAP + SLOTS,
+        .xtics = 4,
+        .ytics = 0,
+        .width = 1200,
+        .height = 700};
+    return course_picture_draw(dir, &pic, cells, n);
+}
+
+int shapes_pictures(const char* dir) {
+    return draw_stream_k(dir);
 }
 
 /* ---------------------------------------------------------------- the CSV */

@@ -26,4 +26,8 @@ int shapes_run(const char* program, const course_args* a, const course_device* d
 
 #define SHAPES_CSV "_shapes"
 
+/* Part 4's picture (--picture DIR): one product's blocks on the slots, data-parallel and
+ * stream-K, as sgemm_plan_for divides it. */
+int shapes_pictures(const char* dir);
+
 #endif
