@@ -69,8 +69,6 @@ __global__ void sgemm_fixup(gemm_work w, int M, int N, float alpha, float beta, 
 
 /* ---------------------------------------------------------------- the GPU and the table */
 
-extern "C" const char sgemm_table_h200[]; /* results/h200_sgemm_table.csv, built in */
-
 static const void* tma_kernel(sgemm_tile t) {
     return t == SGEMM_TILE_128x256 ? (const void*)AUTO_TMA_256 : (const void*)AUTO_TMA_128;
 }

@@ -34,6 +34,12 @@ typedef struct {
 const char* sgemm_tile_name(sgemm_tile t);
 const char* sgemm_split_name(sgemm_split s);
 
+/* Rows the TMA can map and 16-byte copies can read: a stride of whole 16 bytes from a 16-byte
+ * aligned base (ld in floats). */
+COURSE_HD_INLINE int sgemm_rows_aligned(uintptr_t base, int ld) {
+    return ld % 4 == 0 && base % 16 == 0;
+}
+
 /* The table: shapes a GPU measured, and the choice that was fastest at each. */
 typedef struct {
     int M, N, K;
@@ -46,6 +52,9 @@ typedef struct {
     sgemm_table_row row[SGEMM_TABLE_MAX];
     char source[256]; /* where it came from, for the program to say */
 } sgemm_table;
+
+/* The table built in: results/h200_sgemm_table.csv's text (CMake writes it into the build). */
+extern const char sgemm_table_h200[];
 
 /* Reads a table from the text of sgemm_tune's CSV (its rows with chosen = 1). Returns 0, or -1
  * with the reason in why. */

@@ -7,19 +7,15 @@
 
 #include "gemm_async_kernels.cuh"
 #include "gemm_tma_kernels.cuh"
+#include "sgemm_auto.h"
 #include "gemm/harness.h"
 #include "host/tma_map.h"
 
 #include <stdint.h>
 
-/* A row's stride and base as the TMA maps them (and cp.async's 16-byte copies read them). */
-static inline int sgemm_rows_aligned(const void* p, int ld) {
-    return ld % 4 == 0 && (uintptr_t)p % 16 == 0;
-}
-
 /* C's float4 stores: aligned rows. */
 static inline int sgemm_c_vec(const gemm_call* c) {
-    return sgemm_rows_aligned(c->C, c->ldc);
+    return sgemm_rows_aligned((uintptr_t)c->C, c->ldc);
 }
 
 template <int BM, int BN, int BK, int NT, int LANES_M, int TN, int STAGES, int A_LAYOUT,

@@ -151,8 +151,8 @@ sgemm_plan sgemm_plan_for(int M, int N, int K, int lda, int ldb, uintptr_t a, ui
     /* The TMA maps rows whose stride is a multiple of 16 bytes from a 16-byte aligned base, and
      * fills zeros past K and N itself. cp.async's 16-byte copies need the same of the rows and
      * whole chunks inside them (K, N multiples of 4), or a zero-padded copy to read past them. */
-    const int a_ok = lda % 4 == 0 && a % 16 == 0 && (p.tma || K % 4 == 0);
-    const int b_ok = ldb % 4 == 0 && b % 16 == 0 && (p.tma || N % 4 == 0);
+    const int a_ok = sgemm_rows_aligned(a, lda) && (p.tma || K % 4 == 0);
+    const int b_ok = sgemm_rows_aligned(b, ldb) && (p.tma || N % 4 == 0);
     if (!a_ok) p.pack_a = 1, p.lda = round_up4(K), p.pack_a_bytes = (size_t)M * p.lda * 4;
     if (!b_ok) p.pack_b = 1, p.ldb = round_up4(N), p.pack_b_bytes = (size_t)K * p.ldb * 4;
 

@@ -22,8 +22,8 @@ static void launch_async(const gemm_call* c) {
  * encoder (course_tma_encoder). */
 template <int BM, int BN, int NT, int LANES_M, int TN, int STAGES, int INTERLEAVE>
 static void launch_tma(const gemm_call* c) {
-    if (!course_tma_encoder() || c->K == 0 || !sgemm_rows_aligned(c->A, c->lda) ||
-        !sgemm_rows_aligned(c->B, c->ldb)) {
+    if (!course_tma_encoder() || c->K == 0 || !sgemm_rows_aligned((uintptr_t)c->A, c->lda) ||
+        !sgemm_rows_aligned((uintptr_t)c->B, c->ldb)) {
         launch_async<BM, BN, 8, NT, LANES_M, TN, 3, ASYNC_A_SWIZZLED, reference_schedule>(c);
         return;
     }

@@ -147,8 +147,6 @@ static sgemm_gpu h200(void) {
     return g;
 }
 
-extern "C" const char sgemm_table_h200[];
-
 void shapes_print_lesson(const course_variants* t) {
     course_print_variants(t);
     sgemm_table table;

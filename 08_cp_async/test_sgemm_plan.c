@@ -14,8 +14,6 @@
 
 #include <stdlib.h>
 
-extern const char sgemm_table_h200[];
-
 /* Walks every block as the kernels do and checks the division of the work. */
 static void check_division(const sgemm_plan* p, const char* what) {
     const gemm_work* w = &p->work;
