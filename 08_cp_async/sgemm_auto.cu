@@ -85,6 +85,17 @@ static int threads(sgemm_tile t) {
     return t == SGEMM_TILE_128x256 ? 256 : 128;
 }
 
+course_variant sgemm_auto_kernel(sgemm_tile tile, int tma) {
+    course_variant v;
+    memset(&v, 0, sizeof v);
+    v.kernel = tma ? tma_kernel(tile) : async_kernel(tile);
+    v.needs.arch = tma ? 90 : 80;
+    v.needs.feature = tma ? "the TMA" : "cp.async";
+    v.needs.dynamic_smem = (size_t)(tma ? tma_bytes(tile) : async_bytes(tile));
+    v.needs.threads = threads(tile);
+    return v;
+}
+
 static struct {
     int ready;
     sgemm_gpu gpu, gpu_async; /* the facts for the feed in use, and for cp.async's */
