@@ -76,24 +76,29 @@ struct reference_schedule {
     }
 };
 
-/* Walks a block's iterations (gemm_work.h) in order: the tile (its row and column of tiles) and
- * K-slice of the next fetch, advanced a step at a time without a division, and found by
- * division only where a caller jumps (a schedule that does not fetch in order). */
+/* Walks a block's iterations (gemm_work.h) in order: the tile's first row and column and the
+ * K-slice's first k of the next fetch, block-relative iteration f, advanced a step at a time in
+ * 32-bit adds and compares (the fetch runs every slice, in thread 0 alone for the TMA, where the
+ * block then waits for it at the next barrier), and found by division only at the start or where
+ * a schedule does not fetch in order. */
+template <int BM, int BN, int BK>
 struct gemm_cursor {
-    long long next; /* the iteration at (tile_m, tile_n, slice) */
-    int tile_m, tile_n, slice;
-    __device__ __forceinline__ void seek(long long i, const gemm_work& w) {
-        if (i == next) return;
-        const long long tile = i / w.slices;
-        slice = (int)(i - tile * w.slices);
-        tile_m = (int)(tile / w.tiles_n), tile_n = (int)(tile - (long long)tile_m * w.tiles_n);
-        next = i;
+    int f; /* the block's iteration lo + f is at (m0, n0, k0); -1: none yet */
+    int m0, n0, k0, k_end, n_end;
+    __device__ __forceinline__ void seek(int f_, long long lo, const gemm_work& w) {
+        if (f_ == f) return;
+        const long long i = lo + f_, tile = i / w.slices;
+        const int tile_m = (int)(tile / w.tiles_n);
+        k0 = (int)(i - tile * w.slices) * BK;
+        m0 = tile_m * BM, n0 = (int)(tile - (long long)tile_m * w.tiles_n) * BN;
+        k_end = w.slices * BK, n_end = w.tiles_n * BN;
+        f = f_;
     }
-    __device__ __forceinline__ void step(const gemm_work& w) {
-        ++next;
-        if (++slice < w.slices) return;
-        slice = 0;
-        if (++tile_n == w.tiles_n) tile_n = 0, ++tile_m;
+    __device__ __forceinline__ void step() {
+        ++f;
+        if ((k0 += BK) < k_end) return;
+        k0 = 0;
+        if ((n0 += BN) == n_end) n0 = 0, m0 += BM;
     }
 };
 
@@ -141,12 +146,20 @@ gemm_segment_store(const gemm_work& w, long long tile, long long lo, int whole_t
     }
 }
 
+/* The blocks an SM a kernel asks the compiler to leave registers for: a lane of 8 x 8 (64
+ * accumulators) in 128 registers, two blocks of 256 threads (chapter 06's occupancy, which the
+ * leading dimensions and the walk would otherwise push a register or more past: one block); a
+ * lane of 8 x 16 takes up to 255, one block of 256 or two of 128 either way. */
+constexpr int gemm_min_blocks(int nt, int tn) {
+    return tn == 8 ? 65536 / (nt * 128) : 1;
+}
+
 /* lda, ldb, ldc: the rows' distances (gemm_call); vec: A's and B's 16-byte copies (K, N, lda, ldb
  * multiples of 4, A and B 16-byte aligned), vec_c: C's float4 stores (ldc a multiple of 4, C
- * aligned); w: the block's iterations. */
+ * aligned); w: the blocks' work, a tile a block or (WALK) a range each, as gemm_tma's. */
 template <int BM, int BN, int BK, int NT, int LANES_M, int TN, int STAGES, int A_LAYOUT,
-          typename SCHEDULE>
-__global__ void __launch_bounds__(NT)
+          typename SCHEDULE, bool WALK = false>
+__global__ void __launch_bounds__(NT, WALK ? 1 : gemm_min_blocks(NT, TN))
     gemm_async(int M, int N, int K, float alpha, const float* __restrict__ A, int lda,
                const float* __restrict__ B, int ldb, float beta, float* __restrict__ C, int ldc,
                int vec, int vec_c, gemm_work w) {
@@ -166,15 +179,21 @@ __global__ void __launch_bounds__(NT)
 
     const int tid = threadIdx.x;
     const async_lane o = async_lane_origin(BN, LANES_M, TN, 0, tid);
-    long long lo, hi;
-    gemm_work_range(&w, (int)blockIdx.x, &lo, &hi);
-    gemm_cursor cur = {-1, 0, 0, 0};
+    const int tile_m = WALK ? 0 : (int)blockIdx.x / w.tiles_n, tile_bm = tile_m * BM,
+              tile_bn = WALK ? 0 : ((int)blockIdx.x - tile_m * w.tiles_n) * BN;
+    long long lo = 0, hi = w.slices;
+    if constexpr (WALK) gemm_work_range(&w, (int)blockIdx.x, &lo, &hi);
+    gemm_cursor<BM, BN, BK> cur = {-1, 0, 0, 0, 0, 0};
 
-    /* Iteration lo + f into stage `stage`: each thread issues A_CHUNKS + B_CHUNKS copies. */
+    /* The block's iteration f into stage `stage`: each thread issues A_CHUNKS + B_CHUNKS
+     * copies. */
     auto fetch = [&](int stage, int f) {
-        cur.seek(lo + f, w);
-        const int bm = cur.tile_m * BM, bn = cur.tile_n * BN, k0 = cur.slice * BK;
-        cur.step(w);
+        int bm = tile_bm, bn = tile_bn, k0 = f * BK;
+        if constexpr (WALK) {
+            cur.seek(f, lo, w);
+            bm = cur.m0, bn = cur.n0, k0 = cur.k0;
+            cur.step();
+        }
         float* const as = As + stage * A_FLOATS;
         float* const bs = Bs + stage * BK * BN;
 #pragma unroll
@@ -217,25 +236,33 @@ __global__ void __launch_bounds__(NT)
         if (s < n) fetch(s, s);
         cp_async_commit();
     }
-    gemm_segment seg;
-    seg.begin(lo, n, w.slices);
     float acc[MICRO][TN] = {};
-    for (int t = 0; t < n; seg.next()) { /* a tile's segment a pass */
-        for (; t < seg.end; ++t) {
-            const pipeline_step p = SCHEDULE::template at<STAGES>(t, n);
-            cp_async_wait(p.wait_depth);
-            __syncthreads(); /* slice t everyone's; the stage to refill no one's any more */
-            if (p.fetch_slice >= 0) fetch(p.fetch_stage, p.fetch_slice);
-            cp_async_commit();
+    auto consume = [&](int t) {
+        const pipeline_step p = SCHEDULE::template at<STAGES>(t, n);
+        cp_async_wait(p.wait_depth);
+        __syncthreads(); /* slice t everyone's; the stage to refill no one's any more */
+        if (p.fetch_slice >= 0) fetch(p.fetch_stage, p.fetch_slice);
+        cp_async_commit();
 
-            gemm_slice_fma<BN, BK, A_LAYOUT, TN>(As + p.read_stage * A_FLOATS,
-                                                 Bs + p.read_stage * BK * BN, o, acc);
+        gemm_slice_fma<BN, BK, A_LAYOUT, TN>(As + p.read_stage * A_FLOATS,
+                                             Bs + p.read_stage * BK * BN, o, acc);
+    };
+    if constexpr (!WALK) {
+        for (int t = 0; t < n; ++t) consume(t);
+        cp_async_wait(0); /* no copy may outlive the block (the empty groups, past the end) */
+        gemm_store_micro_tile(C, M, N, ldc, tile_bm + o.row0, tile_bn + o.col0, o.step_m, o.step_n,
+                              acc, alpha, beta, vec_c, o.row_step);
+    } else {
+        gemm_segment seg;
+        seg.begin(lo, n, w.slices);
+        for (int t = 0; t < n; seg.next()) { /* a tile's segment a pass */
+            for (; t < seg.end; ++t) consume(t);
+            gemm_segment_store<BM, BN, TN>(w, seg.tile, lo, seg.whole(), o, acc, C, M, N, ldc,
+                                           alpha, beta, vec_c);
+            gemm_zero(acc);
         }
-        gemm_segment_store<BM, BN, TN>(w, seg.tile, lo, seg.whole(), o, acc, C, M, N, ldc, alpha,
-                                       beta, vec_c);
-        gemm_zero(acc);
+        cp_async_wait(0);
     }
-    cp_async_wait(0); /* no copy may outlive the block (the empty groups, past the last slice) */
 }
 
 #endif

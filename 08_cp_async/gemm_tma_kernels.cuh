@@ -25,10 +25,14 @@ COURSE_HD_INLINE int tma_smem_bytes(int bm, int bn, int stages) {
     return stages * (bm + bn) * TMA_BK * 4 + TMA_ALIGN; /* + the slack to align the base */
 }
 
-/* w: the block's iterations (gemm_work.h), the copies running on across its tiles; ldc, vec_c:
- * C's row distance and whether its float4 stores are aligned. */
-template <int BM, int BN, int NT, int LANES_M, int TN, int STAGES, int INTERLEAVE>
-__global__ void __launch_bounds__(NT)
+/* w: the blocks' work (gemm_work.h); ldc, vec_c: C's row distance and whether its float4 stores
+ * are aligned. WALK false: a block a tile, block b tile b, all its slices (a data-parallel
+ * launch, the fixed variants'); true: the block walks its range of iterations, the copies running
+ * on across its tiles (stream-K). Two paths of one source, since the walk's state costs the
+ * classic launch: 4 to 12 points of cuBLAS for these kernels, measured (results/NOTES.md). */
+template <int BM, int BN, int NT, int LANES_M, int TN, int STAGES, int INTERLEAVE,
+          bool WALK = false>
+__global__ void __launch_bounds__(NT, WALK ? 1 : gemm_min_blocks(NT, TN))
     gemm_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
              int M, int N, float alpha, float beta, float* __restrict__ C, int ldc, int vec_c,
              gemm_work w) {
@@ -47,10 +51,13 @@ __global__ void __launch_bounds__(NT)
 
     const int tid = threadIdx.x;
     const async_lane o = async_lane_origin(BN, LANES_M, TN, INTERLEAVE, tid);
-    long long lo, hi;
-    gemm_work_range(&w, (int)blockIdx.x, &lo, &hi);
+    /* the classic tile's corner; the walk's range and the cursor of its fetches */
+    const int tile_m = WALK ? 0 : (int)blockIdx.x / w.tiles_n, bm = tile_m * BM,
+              bn = WALK ? 0 : ((int)blockIdx.x - tile_m * w.tiles_n) * BN;
+    long long lo = 0, hi = w.slices;
+    if constexpr (WALK) gemm_work_range(&w, (int)blockIdx.x, &lo, &hi);
     const int n = (int)(hi - lo);
-    gemm_cursor cur = {-1, 0, 0, 0};
+    gemm_cursor<BM, BN, BK> cur = {-1, 0, 0, 0, 0, 0};
 
     if (tid == 0) {
         for (int s = 0; s < STAGES; ++s) mbarrier_init(smem_address(&full[s]), 1);
@@ -59,40 +66,52 @@ __global__ void __launch_bounds__(NT)
     }
     __syncthreads();
 
-    /* Iteration lo + t into stage t % STAGES, by thread 0: the byte count the barrier expects,
-     * then the two boxes (coordinates innermost first: A at (k0, bm), B at (bn, k0)). The fence
-     * orders the block's earlier reads of the stage (generic proxy) before the copy engine's
-     * writes. */
+    /* The block's iteration t into stage t % STAGES, by thread 0: the byte count the barrier
+     * expects, then the two boxes (coordinates innermost first: A at (k0, bm), B at (bn, k0)).
+     * The fence orders the block's earlier reads of the stage (generic proxy) before the copy
+     * engine's writes. The issues come in order, t = 0, 1, ...: the cursor only steps. */
     auto issue = [&](int t) {
         const int s = t % STAGES;
         const unsigned bar = smem_address(&full[s]), a = base + s * STAGE_BYTES,
                        b = a + A_FLOATS * 4;
-        cur.seek(lo + t, w);
-        const int bm = cur.tile_m * BM, bn = cur.tile_n * BN, k0 = cur.slice * BK;
-        cur.step(w);
         fence_proxy_async_shared();
         mbarrier_expect_bytes(bar, STAGE_BYTES);
-        tma_load_2d(a, &map_a, k0, bm, bar);
-        tma_load_2d(b, &map_b, bn, k0, bar);
+        if constexpr (WALK) {
+            tma_load_2d(a, &map_a, cur.k0, cur.m0, bar);
+            tma_load_2d(b, &map_b, cur.n0, cur.k0, bar);
+            cur.step();
+        } else {
+            tma_load_2d(a, &map_a, t * BK, bm, bar);
+            tma_load_2d(b, &map_b, bn, t * BK, bar);
+        }
     };
 
-    if (tid == 0)
+    if (tid == 0) {
+        if constexpr (WALK) cur.seek(0, lo, w);
         for (int t = 0; t < STAGES - 1 && t < n; ++t) issue(t);
-    gemm_segment seg;
-    seg.begin(lo, n, w.slices);
+    }
     float acc[MICRO][TN] = {};
-    for (int t = 0; t < n; seg.next()) { /* a tile's segment a pass */
-        for (; t < seg.end; ++t) {
-            /* Iteration t's bytes have all landed: the barrier's phase t / STAGES completed. */
-            mbarrier_wait(smem_address(&full[t % STAGES]), (unsigned)(t / STAGES) & 1);
-            __syncthreads(); /* everyone is done with the stage iteration t + STAGES - 1 refills */
-            if (tid == 0 && t + STAGES - 1 < n) issue(t + STAGES - 1);
-            const float* as = stages + t % STAGES * STAGE_FLOATS;
-            gemm_slice_fma<BN, BK, ASYNC_A_SWIZZLED, TN>(as, as + A_FLOATS, o, acc);
+    auto consume = [&](int t) {
+        /* Iteration t's bytes have all landed: the barrier's phase t / STAGES completed. */
+        mbarrier_wait(smem_address(&full[t % STAGES]), (unsigned)(t / STAGES) & 1);
+        __syncthreads(); /* everyone is done with the stage iteration t + STAGES - 1 refills */
+        if (tid == 0 && t + STAGES - 1 < n) issue(t + STAGES - 1);
+        const float* as = stages + t % STAGES * STAGE_FLOATS;
+        gemm_slice_fma<BN, BK, ASYNC_A_SWIZZLED, TN>(as, as + A_FLOATS, o, acc);
+    };
+    if constexpr (!WALK) {
+        for (int t = 0; t < n; ++t) consume(t);
+        gemm_store_micro_tile(C, M, N, ldc, bm + o.row0, bn + o.col0, o.step_m, o.step_n, acc,
+                              alpha, beta, vec_c, o.row_step);
+    } else {
+        gemm_segment seg;
+        seg.begin(lo, n, w.slices);
+        for (int t = 0; t < n; seg.next()) { /* a tile's segment a pass */
+            for (; t < seg.end; ++t) consume(t);
+            gemm_segment_store<BM, BN, TN>(w, seg.tile, lo, seg.whole(), o, acc, C, M, N, ldc,
+                                           alpha, beta, vec_c);
+            gemm_zero(acc);
         }
-        gemm_segment_store<BM, BN, TN>(w, seg.tile, lo, seg.whole(), o, acc, C, M, N, ldc, alpha,
-                                       beta, vec_c);
-        gemm_zero(acc);
     }
 #else
     (void)map_a, (void)map_b, (void)M, (void)N, (void)alpha, (void)beta, (void)C, (void)ldc,

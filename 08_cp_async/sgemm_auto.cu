@@ -11,28 +11,44 @@
 
 /* ---------------------------------------------------------------- the kernels it launches */
 
-/* The TMA-fed and cp.async-fed kernels of each tile: chapter 08's tma_wide_3 and
- * wide_3_swizzled geometry (128 threads, 8 x 16 a lane), and its 128 x 256 version on 256. */
-#define AUTO_TMA_128   gemm_tma<128, 128, 128, 8, 16, 3, 1>
-#define AUTO_TMA_256   gemm_tma<128, 256, 256, 8, 16, 3, 1>
-#define AUTO_ASYNC_128 gemm_async<128, 128, 8, 128, 8, 16, 3, ASYNC_A_SWIZZLED, reference_schedule>
-#define AUTO_ASYNC_256 gemm_async<128, 256, 8, 256, 8, 16, 3, ASYNC_A_SWIZZLED, reference_schedule>
+/* The kernels of each tile, fed by the TMA or by cp.async (their template arguments): 128 x 128
+ * on chapter 06's geometry, 256 threads of 8 x 8 a lane (the variants tma_3 and async_3_swizzled:
+ * twice the warps of cuBLAS's 128-thread geometry on a tile, which pays where there are few
+ * tiles), 128 x 256 on 256 threads of 8 x 16 a lane (tma_wide_256). */
+#define AUTO_TMA_128   128, 128, 256, 4, 8, 3, 0
+#define AUTO_TMA_256   128, 256, 256, 8, 16, 3, 1
+#define AUTO_ASYNC_128 128, 128, 8, 256, 4, 8, 3, ASYNC_A_SWIZZLED, reference_schedule
+#define AUTO_ASYNC_256 128, 256, 8, 256, 8, 16, 3, ASYNC_A_SWIZZLED, reference_schedule
+enum { AUTO_THREADS = 256 };
 
 /* A rows x cols matrix (rows ld apart) into dst, rows ld_dst apart (a multiple of 4), the columns
  * from cols to ld_dst zero: whole float4 stores, 16-byte aligned. */
-__global__ void sgemm_pack(const float* __restrict__ src, int ld, int rows, int cols,
-                           float* __restrict__ dst, int ld_dst) {
-    for (int r = blockIdx.y; r < rows; r += gridDim.y)
-        for (int c = (blockIdx.x * blockDim.x + threadIdx.x) * 4; c < ld_dst;
-             c += gridDim.x * blockDim.x * 4) {
-            const float* s = src + (size_t)r * ld;
-            float4 v;
-            v.x = c < cols ? s[c] : 0.0f;
-            v.y = c + 1 < cols ? s[c + 1] : 0.0f;
-            v.z = c + 2 < cols ? s[c + 2] : 0.0f;
-            v.w = c + 3 < cols ? s[c + 3] : 0.0f;
-            *(float4*)&dst[(size_t)r * ld_dst + c] = v;
-        }
+typedef struct {
+    const float* src;
+    int ld, rows, cols;
+    float* dst;
+    int ld_dst;
+} sgemm_pack_job;
+
+/* Both jobs (A's and B's) in one launch, since at the small shapes the pack matters at a launch
+ * is a good part of its cost: blocks [0, blocks0) do job0, the rest job1, each a grid-stride loop
+ * over its matrix's float4s. */
+__global__ void sgemm_pack(sgemm_pack_job job0, sgemm_pack_job job1, int blocks0) {
+    const int first = (int)blockIdx.x < blocks0;
+    const sgemm_pack_job j = first ? job0 : job1;
+    const long long block = first ? blockIdx.x : blockIdx.x - blocks0,
+                    blocks = first ? blocks0 : gridDim.x - blocks0, q = j.ld_dst / 4;
+    for (long long i = block * blockDim.x + threadIdx.x; i < j.rows * q; i += blocks * blockDim.x) {
+        const long long r = i / q;
+        const int c = (int)(i - r * q) * 4;
+        const float* s = j.src + r * j.ld;
+        float4 v;
+        v.x = c < j.cols ? s[c] : 0.0f;
+        v.y = c + 1 < j.cols ? s[c + 1] : 0.0f;
+        v.z = c + 2 < j.cols ? s[c + 2] : 0.0f;
+        v.w = c + 3 < j.cols ? s[c + 3] : 0.0f;
+        *(float4*)&j.dst[i * 4] = v;
+    }
 }
 
 /* K = 0: C = beta C (C not read when beta is 0, as in BLAS). */
@@ -69,11 +85,20 @@ __global__ void sgemm_fixup(gemm_work w, int M, int N, float alpha, float beta, 
 
 /* ---------------------------------------------------------------- the GPU and the table */
 
-static const void* tma_kernel(sgemm_tile t) {
-    return t == SGEMM_TILE_128x256 ? (const void*)AUTO_TMA_256 : (const void*)AUTO_TMA_128;
+/* Each tile's kernel on each feed, a tile a block (data-parallel) or walking (stream-K). */
+static const void* tma_kernel(sgemm_tile t, sgemm_split split) {
+    const int wide = t == SGEMM_TILE_128x256, walk = split == SGEMM_STREAM_K;
+    return wide   ? walk ? (const void*)gemm_tma<AUTO_TMA_256, true>
+                         : (const void*)gemm_tma<AUTO_TMA_256, false>
+             : walk ? (const void*)gemm_tma<AUTO_TMA_128, true>
+                  : (const void*)gemm_tma<AUTO_TMA_128, false>;
 }
-static const void* async_kernel(sgemm_tile t) {
-    return t == SGEMM_TILE_128x256 ? (const void*)AUTO_ASYNC_256 : (const void*)AUTO_ASYNC_128;
+static const void* async_kernel(sgemm_tile t, sgemm_split split) {
+    const int wide = t == SGEMM_TILE_128x256, walk = split == SGEMM_STREAM_K;
+    return wide   ? walk ? (const void*)gemm_async<AUTO_ASYNC_256, true>
+                         : (const void*)gemm_async<AUTO_ASYNC_256, false>
+             : walk ? (const void*)gemm_async<AUTO_ASYNC_128, true>
+                  : (const void*)gemm_async<AUTO_ASYNC_128, false>;
 }
 static int tma_bytes(sgemm_tile t) {
     return tma_smem_bytes(128, t == SGEMM_TILE_128x256 ? 256 : 128, 3);
@@ -81,23 +106,20 @@ static int tma_bytes(sgemm_tile t) {
 static int async_bytes(sgemm_tile t) {
     return async_smem_bytes(ASYNC_A_SWIZZLED, 128, t == SGEMM_TILE_128x256 ? 256 : 128, 8, 3);
 }
-static int threads(sgemm_tile t) {
-    return t == SGEMM_TILE_128x256 ? 256 : 128;
-}
 
-course_variant sgemm_auto_kernel(sgemm_tile tile, int tma) {
+course_variant sgemm_auto_kernel(sgemm_tile tile, sgemm_split split, int tma) {
     course_variant v;
     memset(&v, 0, sizeof v);
-    v.kernel = tma ? tma_kernel(tile) : async_kernel(tile);
+    v.kernel = tma ? tma_kernel(tile, split) : async_kernel(tile, split);
     v.needs.arch = tma ? 90 : 80;
     v.needs.feature = tma ? "the TMA" : "cp.async";
     v.needs.dynamic_smem = (size_t)(tma ? tma_bytes(tile) : async_bytes(tile));
-    v.needs.threads = threads(tile);
+    v.needs.threads = AUTO_THREADS;
     return v;
 }
 
 static struct {
-    int ready;
+    int ready, table_ready;
     sgemm_gpu gpu, gpu_async; /* the facts for the feed in use, and for cp.async's */
     sgemm_table table;
     void* workspace;
@@ -111,11 +133,14 @@ static int tma_here(int dev) {
     CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
     if (major < 9 || !course_tma_encoder()) return 0;
     cudaFuncAttributes a;
-    CUDA_CHECK(cudaFuncGetAttributes(&a, tma_kernel(SGEMM_TILE_128x128)));
+    CUDA_CHECK(cudaFuncGetAttributes(&a, tma_kernel(SGEMM_TILE_128x128, SGEMM_DATA_PARALLEL)));
     return a.ptxVersion >= 90;
 }
 
+/* The table, read on first use: the tuner, which only forces choices, never needs it. */
 static void load_table(void) {
+    if (S.table_ready) return;
+    S.table_ready = 1;
     char why[256];
     const char* path = getenv("COURSE_SGEMM_TABLE");
     if (!path || !*path) {
@@ -138,14 +163,14 @@ static void load_table(void) {
 
 /* How many blocks of a kernel fit on an SM, its shared memory granted; 0 where a block needs more
  * than the GPU gives one (the plan then takes the other tile). */
-static int blocks_per_sm(int dev, const void* kernel, sgemm_tile tile, int bytes) {
+static int blocks_per_sm(int dev, const void* kernel, int bytes) {
     int most, n = 0;
     cudaFuncAttributes a;
     CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     CUDA_CHECK(cudaFuncGetAttributes(&a, kernel));
     if (bytes + (int)a.sharedSizeBytes > most) return 0;
     CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads(tile), bytes));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, AUTO_THREADS, bytes));
     return n;
 }
 
@@ -156,15 +181,15 @@ void sgemm_auto_configure(void) {
     CUDA_CHECK(cudaDeviceGetAttribute(&S.gpu.sms, cudaDevAttrMultiProcessorCount, dev));
     S.gpu_async = S.gpu;
     S.gpu.tma = tma_here(dev);
-    for (int t = 0; t < SGEMM_TILES; ++t) {
-        const sgemm_tile tile = (sgemm_tile)t;
-        S.gpu_async.blocks_per_sm[t] =
-            blocks_per_sm(dev, async_kernel(tile), tile, async_bytes(tile));
-        S.gpu.blocks_per_sm[t] = S.gpu.tma
-                                     ? blocks_per_sm(dev, tma_kernel(tile), tile, tma_bytes(tile))
-                                     : S.gpu_async.blocks_per_sm[t];
-    }
-    load_table();
+    for (int t = 0; t < SGEMM_TILES; ++t)
+        for (int split = 0; split < 2; ++split) {
+            const sgemm_tile tile = (sgemm_tile)t;
+            const sgemm_split sp = (sgemm_split)split;
+            int* async_n = &S.gpu_async.blocks_per_sm[t][split];
+            *async_n = blocks_per_sm(dev, async_kernel(tile, sp), async_bytes(tile));
+            S.gpu.blocks_per_sm[t][split] =
+                S.gpu.tma ? blocks_per_sm(dev, tma_kernel(tile, sp), tma_bytes(tile)) : *async_n;
+        }
     S.ready = 1;
 }
 
@@ -175,6 +200,7 @@ const sgemm_gpu* sgemm_auto_gpu(void) {
 
 const sgemm_table* sgemm_auto_table(void) {
     sgemm_auto_configure();
+    load_table();
     return &S.table;
 }
 
@@ -196,9 +222,11 @@ static void require_valid(const gemm_call* c) {
 sgemm_plan sgemm_auto_plan(const gemm_call* c, const sgemm_choice* forced, int cp_async) {
     sgemm_auto_configure();
     require_valid(c);
-    const sgemm_choice choice = forced ? *forced : sgemm_table_choice(&S.table, c->M, c->N, c->K);
+    const sgemm_gpu* g = cp_async ? &S.gpu_async : &S.gpu;
+    const sgemm_choice choice =
+        forced ? *forced : sgemm_table_choice(&S.table, g, c->M, c->N, c->K);
     sgemm_plan p = sgemm_plan_for(c->M, c->N, c->K, c->lda, c->ldb, (uintptr_t)c->A,
-                                  (uintptr_t)c->B, cp_async ? &S.gpu_async : &S.gpu, choice);
+                                  (uintptr_t)c->B, g, choice);
     /* alpha = 0: C = beta C, A and B not read (as in BLAS: an Inf in them does not reach C) */
     if (c->alpha == 0.0f && !p.nothing) p.scale_only = 1;
     return p;
@@ -230,18 +258,28 @@ static dim3 rows_grid(int rows, int per_row) {
 static void pack_operands(const gemm_call* c, const sgemm_plan* p, char* ws, const float** A,
                           const float** B) {
     *A = c->A, *B = c->B;
+    sgemm_pack_job job[2];
+    int jobs = 0;
     if (p->pack_a) {
-        float* dst = (float*)ws;
-        sgemm_pack<<<rows_grid(c->M, p->lda / 4), 256>>>(c->A, c->lda, c->M, c->K, dst, p->lda);
-        CUDA_CHECK(cudaGetLastError());
-        *A = dst;
+        const sgemm_pack_job a = {c->A, c->lda, c->M, c->K, (float*)ws, p->lda};
+        job[jobs++] = a;
+        *A = a.dst;
     }
     if (p->pack_b) {
-        float* dst = (float*)(ws + align256(p->pack_a_bytes));
-        sgemm_pack<<<rows_grid(c->K, p->ldb / 4), 256>>>(c->B, c->ldb, c->K, c->N, dst, p->ldb);
-        CUDA_CHECK(cudaGetLastError());
-        *B = dst;
+        const sgemm_pack_job b = {
+            c->B, c->ldb, c->K, c->N, (float*)(ws + align256(p->pack_a_bytes)), p->ldb};
+        job[jobs++] = b;
+        *B = b.dst;
     }
+    if (!jobs) return;
+    /* a block per 256 float4s of each job, up to 4096 */
+    int blocks[2] = {0, 0};
+    for (int j = 0; j < jobs; ++j) {
+        const long long n = ((long long)job[j].rows * (job[j].ld_dst / 4) + 255) / 256;
+        blocks[j] = n < 1 ? 1 : n > 4096 ? 4096 : (int)n;
+    }
+    sgemm_pack<<<blocks[0] + blocks[1], 256>>>(job[0], job[jobs - 1], blocks[0]);
+    CUDA_CHECK(cudaGetLastError());
 }
 
 void sgemm_auto_run(const gemm_call* c, const sgemm_plan* p) {
@@ -259,17 +297,19 @@ void sgemm_auto_run(const gemm_call* c, const sgemm_plan* p) {
     w.partial = (float*)(ws + at_partial);
     const int wide = p->choice.tile == SGEMM_TILE_128x256;
     if (p->tma) {
-        if (wide)
-            run_tma<128, 256, 256, 8, 16, 3, 1>(c, A, p->lda, B, p->ldb, w);
+        if (w.sk_blocks)
+            wide ? run_tma<AUTO_TMA_256, true>(c, A, p->lda, B, p->ldb, w)
+                 : run_tma<AUTO_TMA_128, true>(c, A, p->lda, B, p->ldb, w);
         else
-            run_tma<128, 128, 128, 8, 16, 3, 1>(c, A, p->lda, B, p->ldb, w);
+            wide ? run_tma<AUTO_TMA_256, false>(c, A, p->lda, B, p->ldb, w)
+                 : run_tma<AUTO_TMA_128, false>(c, A, p->lda, B, p->ldb, w);
     } else {
-        if (wide)
-            run_async<128, 256, 8, 256, 8, 16, 3, ASYNC_A_SWIZZLED, reference_schedule>(
-                c, A, p->lda, B, p->ldb, p->vec, w);
+        if (w.sk_blocks)
+            wide ? run_async<AUTO_ASYNC_256, true>(c, A, p->lda, B, p->ldb, p->vec, w)
+                 : run_async<AUTO_ASYNC_128, true>(c, A, p->lda, B, p->ldb, p->vec, w);
         else
-            run_async<128, 128, 8, 128, 8, 16, 3, ASYNC_A_SWIZZLED, reference_schedule>(
-                c, A, p->lda, B, p->ldb, p->vec, w);
+            wide ? run_async<AUTO_ASYNC_256, false>(c, A, p->lda, B, p->ldb, p->vec, w)
+                 : run_async<AUTO_ASYNC_128, false>(c, A, p->lda, B, p->ldb, p->vec, w);
     }
     CUDA_CHECK(cudaGetLastError());
     if (w.sk_blocks) {

@@ -2,7 +2,8 @@
  * like a library GEMM (row-major, any M, N, K >= 0, any leading dimension and base) and picks how
  * from the shape:
  *   - the tile (128 x 128 or 128 x 256) and the split (data-parallel or stream-K) from a table
- *     measured on a GPU (the nearest of its shapes, sgemm_tune re-measures it on yours);
+ *     of times measured on a GPU (sgemm_tune re-measures it on yours): at the table's nearest
+ *     shape, each choice's time scaled by its busiest slot's work here against there;
  *   - the feed: the TMA where the GPU has one (sm_90), else cp.async;
  *   - the blocks: the tiles against the SMs (gemm_work.h), stream-K's shared tiles summed by a
  *     fixup kernel;
@@ -40,13 +41,16 @@ COURSE_HD_INLINE int sgemm_rows_aligned(uintptr_t base, int ld) {
     return ld % 4 == 0 && base % 16 == 0;
 }
 
-/* The table: shapes a GPU measured, and the choice that was fastest at each. */
+/* The table: at each shape of a grid, every choice's measured time and the iterations of its
+ * busiest slot (sgemm_plan.busiest) on the GPU that measured it. */
 typedef struct {
     int M, N, K;
     sgemm_choice choice;
+    double ms;
+    long long busiest;
 } sgemm_table_row;
 
-enum { SGEMM_TABLE_MAX = 256 };
+enum { SGEMM_TABLE_MAX = 2048 };
 typedef struct {
     int n;
     sgemm_table_row row[SGEMM_TABLE_MAX];
@@ -56,20 +60,24 @@ typedef struct {
 /* The table built in: results/h200_sgemm_table.csv's text (CMake writes it into the build). */
 extern const char sgemm_table_h200[];
 
-/* Reads a table from the text of sgemm_tune's CSV (its rows with chosen = 1). Returns 0, or -1
- * with the reason in why. */
+/* Reads a table from the text of sgemm_tune's CSV. Returns 0, or -1 with the reason in why. */
 int sgemm_table_parse(const char* text, sgemm_table* t, char* why, size_t why_len);
 
-/* The choice at the table's shape nearest to M x N x K (by the sum of |log2| distances of the
- * three sides; the first such row on a tie). */
-sgemm_choice sgemm_table_choice(const sgemm_table* t, int M, int N, int K);
-
 /* What the plan needs of the GPU: its SMs, whether the TMA feeds the kernels, and how many
- * blocks of each tile's kernel fit on an SM (the occupancy API's). */
+ * blocks of each tile's kernel fit on an SM (the occupancy API's), by split: the data-parallel
+ * kernel (a tile a block) and the stream-K one (walking ranges) are two compilations. */
 typedef struct {
     int sms, tma;
-    int blocks_per_sm[SGEMM_TILES];
+    int blocks_per_sm[SGEMM_TILES][2];
 } sgemm_gpu;
+
+/* The choice for M x N x K on g. At the table's shape nearest to it (by the sum of |log2|
+ * distances of the three sides; the first on a tie), each choice whose tile fits on g is
+ * predicted to take its time there times busiest here / busiest there: this shape's waves on
+ * these SMs, at the speed an iteration was measured to go. The fastest wins, stream-K over a
+ * data-parallel plan of the same tile up to 1% slower, since it holds better where the tiles
+ * fall worse against the SMs. */
+sgemm_choice sgemm_table_choice(const sgemm_table* t, const sgemm_gpu* g, int M, int N, int K);
 
 /* A call's plan. */
 typedef struct {
@@ -82,10 +90,11 @@ typedef struct {
     int vec;            /* cp.async: 16-byte copies (after any packing, always) */
     int bm, bn, bk;
     int tiles_m, tiles_n, tiles;
-    int slots;      /* blocks resident at once: SMs x blocks per SM */
-    gemm_work work; /* partial: set by the caller, in the workspace */
-    int sk_tiles;   /* tiles past work.whole that stream-K blocks share */
-    double fill;    /* the average slot's iterations over the busiest's: 1 when balanced */
+    int slots;         /* blocks resident at once: SMs x blocks per SM */
+    gemm_work work;    /* partial: set by the caller, in the workspace */
+    int sk_tiles;      /* tiles past work.whole that stream-K blocks share */
+    long long busiest; /* the iterations of the busiest slot: what the call's time follows */
+    double fill;       /* the average slot's iterations over the busiest's: 1 when balanced */
     size_t pack_a_bytes, pack_b_bytes, partial_bytes;
 } sgemm_plan;
 

@@ -24,10 +24,10 @@ void sgemm_auto(const gemm_call* c);
  * TMA is); a plan run; and a plan's packing alone (what packing costs). */
 void sgemm_auto_configure(void);
 
-/* The kernel a tile runs on a feed (tma: the TMA's, else cp.async's) and what it needs (compute
- * capability, feature, shared memory, threads): what a variant that runs it declares, so that the
- * verdict on a GPU and a build (course_judge) can skip it with the reason. */
-course_variant sgemm_auto_kernel(sgemm_tile tile, int tma);
+/* The kernel a tile and split run on a feed (tma: the TMA's, else cp.async's) and what it needs
+ * (compute capability, feature, shared memory, threads): what a variant that runs it declares, so
+ * that the verdict on a GPU and a build (course_judge) can skip it with the reason. */
+course_variant sgemm_auto_kernel(sgemm_tile tile, sgemm_split split, int tma);
 const sgemm_gpu* sgemm_auto_gpu(void);
 const sgemm_table* sgemm_auto_table(void);
 sgemm_plan sgemm_auto_plan(const gemm_call* c, const sgemm_choice* forced, int cp_async);

@@ -43,15 +43,16 @@ static int field(const char* line, int i, char* out, size_t len) {
 }
 
 int sgemm_table_parse(const char* text, sgemm_table* t, char* why, size_t why_len) {
-    static const char* NAMES[] = {"M", "N", "K", "tile", "split", "chosen"};
-    int col[6], have_header = 0, line_no = 0;
+    static const char* NAMES[] = {"M", "N", "K", "tile", "split", "median_ms", "busiest"};
+    enum { COLUMNS = sizeof NAMES / sizeof NAMES[0] };
+    int col[COLUMNS], have_header = 0, line_no = 0;
     t->n = 0;
     for (const char* line = text; line && *line;
          line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
         ++line_no;
         if (*line == '#' || *line == '\n' || *line == '\r') continue;
         if (!have_header) {
-            for (int c = 0; c < 6; ++c)
+            for (int c = 0; c < COLUMNS; ++c)
                 if ((col[c] = column_of(line, NAMES[c])) < 0) {
                     snprintf(why, why_len, "no column '%s' in the header", NAMES[c]);
                     return -1;
@@ -59,30 +60,33 @@ int sgemm_table_parse(const char* text, sgemm_table* t, char* why, size_t why_le
             have_header = 1;
             continue;
         }
-        char f[6][32];
-        for (int c = 0; c < 6; ++c)
+        char f[COLUMNS][32];
+        for (int c = 0; c < COLUMNS; ++c)
             if (field(line, col[c], f[c], sizeof f[c])) {
                 snprintf(why, why_len, "line %d has too few fields", line_no);
                 return -1;
             }
-        if (strcmp(f[5], "1")) continue; /* a candidate that lost */
         sgemm_table_row r;
         r.M = atoi(f[0]), r.N = atoi(f[1]), r.K = atoi(f[2]);
         const int tile = !strcmp(f[3], "128x128") ? 0 : !strcmp(f[3], "128x256") ? 1 : -1;
         const int split = !strcmp(f[4], "dp") ? 0 : !strcmp(f[4], "sk") ? 1 : -1;
-        if (r.M < 1 || r.N < 1 || r.K < 1 || tile < 0 || split < 0) {
-            snprintf(why, why_len, "line %d: a shape or choice it cannot read", line_no);
+        r.ms = atof(f[5]);
+        r.busiest = atoll(f[6]);
+        if (r.M < 1 || r.N < 1 || r.K < 1 || tile < 0 || split < 0 || !(r.ms > 0) ||
+            r.busiest < 1) {
+            snprintf(why, why_len, "line %d: a shape, choice, time or count it cannot read",
+                     line_no);
             return -1;
         }
         if (t->n == SGEMM_TABLE_MAX) {
-            snprintf(why, why_len, "more than %d chosen rows", SGEMM_TABLE_MAX);
+            snprintf(why, why_len, "more than %d rows", SGEMM_TABLE_MAX);
             return -1;
         }
         r.choice.tile = (sgemm_tile)tile, r.choice.split = (sgemm_split)split;
         t->row[t->n++] = r;
     }
     if (!t->n) {
-        snprintf(why, why_len, "no chosen row");
+        snprintf(why, why_len, "no row");
         return -1;
     }
     return 0;
@@ -92,15 +96,37 @@ static double log2_distance(int a, int b) {
     return fabs(log2((double)(a > 0 ? a : 1)) - log2((double)(b > 0 ? b : 1)));
 }
 
-sgemm_choice sgemm_table_choice(const sgemm_table* t, int M, int N, int K) {
-    int best = 0;
+sgemm_choice sgemm_table_choice(const sgemm_table* t, const sgemm_gpu* g, int M, int N, int K) {
+    int nearest = 0;
     double best_d = INFINITY;
     for (int i = 0; i < t->n; ++i) {
         const sgemm_table_row* r = &t->row[i];
         const double d = log2_distance(M, r->M) + log2_distance(N, r->N) + log2_distance(K, r->K);
-        if (d < best_d - 1e-12) best = i, best_d = d;
+        if (d < best_d - 1e-12) nearest = i, best_d = d;
     }
-    return t->row[best].choice;
+    const sgemm_table_row* at = &t->row[nearest];
+    /* the predicted time of each choice there, by tile and split; INFINITY: not measured, or its
+     * tile does not fit on g */
+    double ms[SGEMM_TILES][2] = {{INFINITY, INFINITY}, {INFINITY, INFINITY}};
+    for (int i = 0; i < t->n; ++i) {
+        const sgemm_table_row* r = &t->row[i];
+        if (r->M != at->M || r->N != at->N || r->K != at->K ||
+            g->blocks_per_sm[r->choice.tile][r->choice.split] < 1)
+            continue;
+        const sgemm_plan p = sgemm_plan_for(M, N, K, K, N, 0, 0, g, r->choice);
+        ms[r->choice.tile][r->choice.split] = r->ms * (double)p.busiest / (double)r->busiest;
+    }
+    sgemm_choice best = at->choice;
+    double best_ms = INFINITY;
+    for (int tile = 0; tile < SGEMM_TILES; ++tile)
+        for (int split = 0; split < 2; ++split)
+            if (ms[tile][split] < best_ms) {
+                best_ms = ms[tile][split];
+                best.tile = (sgemm_tile)tile, best.split = (sgemm_split)split;
+            }
+    if (best.split == SGEMM_DATA_PARALLEL && ms[best.tile][SGEMM_STREAM_K] <= 1.01 * best_ms)
+        best.split = SGEMM_STREAM_K;
+    return best;
 }
 
 /* ---------------------------------------------------------------- the plan */
@@ -109,23 +135,23 @@ sgemm_choice sgemm_table_choice(const sgemm_table* t, int M, int N, int K) {
  * store than it saves. */
 enum { SK_MIN_K = 128 };
 
+/* Blocks resident at once of a tile's kernel for a split. */
+static int slots_of(const sgemm_gpu* g, sgemm_tile tile, sgemm_split split) {
+    const int n = g->sms * g->blocks_per_sm[tile][split];
+    return n > 0 ? n : 1;
+}
+
 static int round_up4(int n) {
     return (n + 3) / 4 * 4;
 }
 
-/* The busiest slot's iterations against the average's, for blocks of w on `slots` slots: the
- * data-parallel blocks in waves (a slot takes its next block as one ends), then one stream-K
- * range each. */
-static double fill_of(const gemm_work* w, int slots, int tiles) {
-    const long long dp_waves = (w->whole + slots - 1) / slots;
-    long long busiest = dp_waves * w->slices;
-    if (w->sk_blocks) {
-        const long long sk = (w->sk_iters + w->sk_blocks - 1) / w->sk_blocks;
-        /* whole is a number of full waves here, so each stream-K block lands on its own slot */
-        busiest = (long long)(w->whole / slots) * w->slices + sk;
-    }
-    const double average = (double)tiles * w->slices / slots;
-    return busiest > 0 ? average / (double)busiest : 1.0;
+/* The busiest slot's iterations, for blocks of w on `slots` slots: the data-parallel blocks in
+ * waves (a slot takes its next block as one ends), then one stream-K range each. */
+static long long busiest_of(const gemm_work* w, int slots) {
+    if (!w->sk_blocks) return (w->whole + slots - 1) / slots * (long long)w->slices;
+    /* whole is a number of full waves here, so each stream-K block lands on its own slot */
+    return (long long)(w->whole / slots) * w->slices +
+           (w->sk_iters + w->sk_blocks - 1) / w->sk_blocks;
 }
 
 sgemm_plan sgemm_plan_for(int M, int N, int K, int lda, int ldb, uintptr_t a, uintptr_t b,
@@ -136,7 +162,9 @@ sgemm_plan sgemm_plan_for(int M, int N, int K, int lda, int ldb, uintptr_t a, ui
      * memory, more than sm_86, sm_89 and sm_120 give a block): the other one. */
     const sgemm_tile other =
         choice.tile == SGEMM_TILE_128x256 ? SGEMM_TILE_128x128 : SGEMM_TILE_128x256;
-    if (g->blocks_per_sm[choice.tile] < 1 && g->blocks_per_sm[other] >= 1) choice.tile = other;
+    if (g->blocks_per_sm[choice.tile][choice.split] < 1 &&
+        g->blocks_per_sm[other][choice.split] >= 1)
+        choice.tile = other;
     p.choice = choice;
     p.nothing = M == 0 || N == 0;
     p.scale_only = !p.nothing && K == 0;
@@ -159,8 +187,7 @@ sgemm_plan sgemm_plan_for(int M, int N, int K, int lda, int ldb, uintptr_t a, ui
     p.tiles_m = (M + p.bm - 1) / p.bm;
     p.tiles_n = (N + p.bn - 1) / p.bn;
     p.tiles = p.tiles_m * p.tiles_n;
-    p.slots = g->sms * g->blocks_per_sm[choice.tile];
-    if (p.slots < 1) p.slots = 1;
+    p.slots = slots_of(g, choice.tile, choice.split);
     const int slices = (K + p.bk - 1) / p.bk;
     p.work = gemm_work_tiles(p.tiles_m, p.tiles_n, slices);
 
@@ -185,7 +212,9 @@ sgemm_plan sgemm_plan_for(int M, int N, int K, int lda, int ldb, uintptr_t a, ui
             p.partial_bytes = (size_t)2 * blocks * p.bm * p.bn * 4;
         }
     }
-    p.fill = fill_of(&p.work, p.slots, p.tiles);
+    if (!p.work.sk_blocks) p.slots = slots_of(g, choice.tile, SGEMM_DATA_PARALLEL); /* its kernel */
+    p.busiest = busiest_of(&p.work, p.slots);
+    p.fill = p.busiest > 0 ? (double)p.tiles * slices / p.slots / (double)p.busiest : 1.0;
     return p;
 }
 

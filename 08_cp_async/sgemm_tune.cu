@@ -1,9 +1,10 @@
-/* Chapter 08, part 4: how sgemm_auto's table is made. At each shape of a grid (M, N, K from 1024
- * to 8192, doubling) it times every choice (tile 128 x 128 or 128 x 256, data-parallel or
- * stream-K) on this GPU, the choices whose plans are the same timed once, and marks the fastest
- * `chosen`; stream-K is kept over a data-parallel plan less than 1% faster, since it holds where
- * the tiles fall worse against the SMs (the shapes between the grid's). The CSV it writes is the
- * table: results/h200_sgemm_table.csv is built into the program, and COURSE_SGEMM_TABLE=FILE makes
+/* Chapter 08, part 4: how sgemm_auto's table is made. At each shape of a grid (M, N, K each one of
+ * 1024, 1536, 2048, 3072, 4096, 6144, 8192: half steps in log2, 343 shapes) it times every choice
+ * (tile 128 x 128 or 128 x 256, data-parallel or stream-K) on this GPU, the choices whose plans
+ * are the same timed once, and writes each one's median time and its busiest slot's iterations:
+ * what sgemm_table_choice scales to the shapes between (sgemm_auto.h). `chosen` marks what it
+ * then picks at the grid's shape itself, for the reader. The CSV it writes is the table:
+ * results/h200_sgemm_table.csv is built into the program, and COURSE_SGEMM_TABLE=FILE makes
  * sgemm_auto read another.
  *
  *   08_sgemm_tune --csv FILE [--reps N]      (N: 1 to 1000, default 5) */
@@ -27,14 +28,14 @@ static int usage_error(const char* what) {
     return EXIT_USAGE;
 }
 
-static const int SIDES[] = {1024, 2048, 4096, 8192};
+static const int SIDES[] = {1024, 1536, 2048, 3072, 4096, 6144, 8192};
 enum { N_SIDES = sizeof SIDES / sizeof SIDES[0], BIGGEST = 8192, N_CHOICES = 4 };
 
 static const csv_column COLUMNS[] = {
-    {"M", CSV_INT, 0},         {"N", CSV_INT, 0},      {"K", CSV_INT, 0},
-    {"tile", CSV_TEXT, 0},     {"split", CSV_TEXT, 0}, {"whole", CSV_INT, 0},
-    {"sk_blocks", CSV_INT, 0}, CSV_TIMING_COLUMNS,     {"gflops", CSV_REAL, 1},
-    {"chosen", CSV_INT, 0},
+    {"M", CSV_INT, 0},         {"N", CSV_INT, 0},       {"K", CSV_INT, 0},
+    {"tile", CSV_TEXT, 0},     {"split", CSV_TEXT, 0},  {"whole", CSV_INT, 0},
+    {"sk_blocks", CSV_INT, 0}, {"busiest", CSV_INT, 0}, CSV_TIMING_COLUMNS,
+    {"gflops", CSV_REAL, 1},   {"chosen", CSV_INT, 0},
 };
 
 typedef struct {
@@ -87,8 +88,10 @@ int main(int argc, char** argv) {
     course_device_print(&dev);
     sgemm_auto_configure();
     const sgemm_gpu* g = sgemm_auto_gpu();
-    printf("feed: %s; blocks an SM: %d (128 x 128), %d (128 x 256); %ld repetitions a choice\n",
-           g->tma ? "the TMA" : "cp.async", g->blocks_per_sm[0], g->blocks_per_sm[1], reps);
+    printf("feed: %s; blocks an SM, data-parallel and stream-K: %d and %d (128 x 128), %d and %d "
+           "(128 x 256); %ld repetitions a choice\n",
+           g->tma ? "the TMA" : "cp.async", g->blocks_per_sm[0][0], g->blocks_per_sm[0][1],
+           g->blocks_per_sm[1][0], g->blocks_per_sm[1][1], reps);
 
     const size_t n = (size_t)BIGGEST * BIGGEST;
     gemm_shape biggest = {BIGGEST, BIGGEST, BIGGEST};
@@ -124,11 +127,18 @@ int main(int argc, char** argv) {
                         if (same_plan(&x[j].p, &x[k].p)) same = j;
                     r[k] = same >= 0 ? r[same] : bench_run(tune_launch, &x[k], 2, (int)reps, 0);
                 }
+                static sgemm_table here; /* this shape's rows: what the table will say of it */
+                here.n = N_CHOICES;
+                for (int k = 0; k < N_CHOICES; ++k) {
+                    const sgemm_table_row row = {
+                        M, N, K, x[k].p.choice, r[k].median_ms, x[k].p.busiest};
+                    here.row[k] = row;
+                }
+                const sgemm_choice pick = sgemm_table_choice(&here, g, M, N, K);
                 int best = 0;
-                for (int k = 1; k < N_CHOICES; ++k)
-                    if (r[k].median_ms < r[best].median_ms) best = k;
-                const int sk = best - best % 2 + 1; /* the same tile, stream-K */
-                if (best % 2 == 0 && r[sk].median_ms <= 1.01 * r[best].median_ms) best = sk;
+                for (int k = 0; k < N_CHOICES; ++k)
+                    if (x[k].p.choice.tile == pick.tile && x[k].p.choice.split == pick.split)
+                        best = k;
                 for (int k = 0; k < N_CHOICES; ++k) {
                     csv_int(&t, "M", M);
                     csv_int(&t, "N", N);
@@ -137,6 +147,7 @@ int main(int argc, char** argv) {
                     csv_text(&t, "split", sgemm_split_name(x[k].p.choice.split));
                     csv_int(&t, "whole", x[k].p.work.whole);
                     csv_int(&t, "sk_blocks", x[k].p.work.sk_blocks);
+                    csv_int(&t, "busiest", (int)x[k].p.busiest);
                     csv_timing(&t, &r[k]);
                     csv_real(&t, "gflops", 2.0 * M * N * (double)K / (r[k].median_ms * 1e6));
                     csv_int(&t, "chosen", k == best);

@@ -91,8 +91,9 @@ course_variants shapes_variants(void) {
     for (int i = 0; i < n_variants; ++i) {
         shapes_variant* x = &VARIANTS[i];
         if (!x->forced && x->g.launch != sgemm_auto) continue;
-        const course_variant k = x->forced ? sgemm_auto_kernel(x->choice.tile, !x->cp_async)
-                                           : sgemm_auto_kernel(SGEMM_TILE_128x128, 0);
+        const course_variant k =
+            x->forced ? sgemm_auto_kernel(x->choice.tile, x->choice.split, !x->cp_async)
+                      : sgemm_auto_kernel(SGEMM_TILE_128x128, SGEMM_DATA_PARALLEL, 0);
         x->g.v.kernel = k.kernel;
         x->g.v.needs = k.needs;
     }
@@ -146,25 +147,26 @@ static int sweep_shapes(const course_args* a, sweep_shape* out) {
 
 /* ---------------------------------------------------------------- the lesson */
 
-/* What auto plans on an H200 (132 SMs; the TMA kernels' 2 and 1 blocks an SM, the occupancy
- * API's), from the built-in table, for dense matrices from 16-byte aligned allocations. */
+/* What auto plans on an H200 (132 SMs; blocks an SM, the occupancy API's: 2 of 128 x 128 a tile a
+ * block, 1 walking, 1 of 128 x 256 either way), from the built-in table, for dense matrices from
+ * 16-byte aligned allocations. */
 static sgemm_gpu h200(void) {
-    sgemm_gpu g = {132, 1, {2, 1}};
+    sgemm_gpu g = {132, 1, {{2, 1}, {1, 1}}};
     return g;
 }
 
 void shapes_print_lesson(const course_variants* t) {
     course_print_variants(t);
-    sgemm_table table;
+    static sgemm_table table;
     char why[256];
     if (sgemm_table_parse(sgemm_table_h200, &table, why, sizeof why))
         die("the built-in table: %s", why);
     const sgemm_gpu g = h200();
-    printf("\nWhat auto plans on an H200 (132 SMs; 2 blocks of 128 x 128 an SM, 1 of 128 x 256), "
-           "dense matrices:\n");
+    printf("\nWhat auto plans on an H200 (132 SMs; blocks an SM: 128 x 128 2 data-parallel, 1 "
+           "stream-K; 128 x 256 1), dense matrices:\n");
     for (int i = 0; i < N_SWEEP; ++i) {
         const gemm_shape s = SWEEP[i].s;
-        const sgemm_choice c = sgemm_table_choice(&table, s.M, s.N, s.K);
+        const sgemm_choice c = sgemm_table_choice(&table, &g, s.M, s.N, s.K);
         const sgemm_plan p = sgemm_plan_for(s.M, s.N, s.K, s.K, s.N, 0, 0, &g, c);
         char line[256];
         sgemm_plan_describe(&p, line, sizeof line);
@@ -206,7 +208,7 @@ static size_t place_blocks(const sgemm_plan* p, double y0, course_cell* cells, s
  * slices. */
 static int draw_stream_k(const char* dir) {
     enum { SLOTS = 8, GAP = 2 };
-    const sgemm_gpu g = {SLOTS, 1, {1, 1}};
+    const sgemm_gpu g = {SLOTS, 1, {{1, 1}, {1, 1}}};
     const sgemm_choice dp = {SGEMM_TILE_128x128, SGEMM_DATA_PARALLEL},
                        sk = {SGEMM_TILE_128x128, SGEMM_STREAM_K};
     const sgemm_plan a = sgemm_plan_for(384, 512, 256, 256, 512, 0, 0, &g, dp),
@@ -339,7 +341,7 @@ static double pack_ms(gemm_shape s, const sgemm_plan* p, int reps) {
 /* ---------------------------------------------------------------- the part */
 
 /* Shapes past the harness's, where the plans take their other paths on an H200: stream-K blocks
- * behind a wave of whole tiles (23 x 23 tiles, K = 100: 264 whole, 265 shared), the wide tile's
+ * behind waves of whole tiles (23 x 23 tiles, K = 100: 396 whole, 133 shared), the wide tile's
  * on 132 slots, and short K past the stream-K floor (every block a whole tile). */
 static const gemm_shape PATHS[] = {{2900, 2900, 100}, {1100, 4100, 300}, {700, 900, 40}};
 
@@ -347,10 +349,10 @@ int shapes_run(const char* program, const course_args* a, const course_device* d
                const course_variants* running, int lesson) {
     const sgemm_table* table = sgemm_auto_table();
     const sgemm_gpu* g = sgemm_auto_gpu();
-    printf("auto: %d SMs, the %s feeds the kernels, blocks an SM %d (128 x 128) and %d (128 x "
-           "256); its table: %s (%d shapes)\n",
-           g->sms, g->tma ? "TMA" : "cp.async", g->blocks_per_sm[0], g->blocks_per_sm[1],
-           table->source, table->n);
+    printf("auto: %d SMs, the %s feeds the kernels, blocks an SM %d and %d (128 x 128, "
+           "data-parallel and stream-K), %d and %d (128 x 256); its table: %s (%d rows)\n",
+           g->sms, g->tma ? "TMA" : "cp.async", g->blocks_per_sm[0][0], g->blocks_per_sm[0][1],
+           g->blocks_per_sm[1][0], g->blocks_per_sm[1][1], table->source, table->n);
     shapes_variant* all = (shapes_variant*)malloc((running->n + 1) * sizeof *all);
     if (!all) die("out of host memory");
     int n_all = 0, n_timed = 0;

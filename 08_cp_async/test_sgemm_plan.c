@@ -7,7 +7,8 @@
  *     16 bytes at a time;
  *   - the H200 plans the lesson describes (1024^3 stream-K on every slot, 4097^3 packed, 4096^3
  *     whole waves with the last shared);
- *   - the built-in table parses, covers its grid, and the parser refuses what it cannot read. */
+ *   - the built-in table parses and covers its grid, the choice scales a row's times by the
+ *     plans' busiest slots, and the parser refuses what it cannot read. */
 #include "gemm_work.h"
 #include "sgemm_auto.h"
 #include "host/test_util.h"
@@ -63,11 +64,11 @@ static void check_division(const sgemm_plan* p, const char* what) {
 }
 
 static sgemm_gpu h200(void) {
-    const sgemm_gpu g = {132, 1, {2, 1}};
+    const sgemm_gpu g = {132, 1, {{2, 1}, {1, 1}}};
     return g;
 }
 static sgemm_gpu a100(void) { /* cp.async, 108 SMs (the occupancy API's blocks: a guess) */
-    const sgemm_gpu g = {108, 0, {3, 2}};
+    const sgemm_gpu g = {108, 0, {{3, 2}, {2, 2}}};
     return g;
 }
 
@@ -111,7 +112,7 @@ static void test_packing(void) {
     EXPECT(p.pack_a && !p.pack_b, "cp.async's 16-byte copies need K a multiple of 4: A packed");
     p = sgemm_plan_for(512, 512, 512, 512, 512, 4, 0, &g, c);
     EXPECT(p.pack_a && !p.pack_b, "A's base 4 bytes off: packed");
-    const sgemm_gpu small_smem = {170, 1, {1, 0}}; /* the 128 x 256 TMA kernel does not fit */
+    const sgemm_gpu small_smem = {170, 1, {{1, 1}, {0, 0}}}; /* 128 x 256 on the TMA: no fit */
     const sgemm_choice wide = {SGEMM_TILE_128x256, SGEMM_DATA_PARALLEL};
     p = sgemm_plan_for(4096, 4096, 4096, 4096, 4096, 0, 0, &small_smem, wide);
     EXPECT(p.choice.tile == SGEMM_TILE_128x128 && p.bn == 128 && p.slots == 170,
@@ -129,50 +130,75 @@ static void test_h200_plans(void) {
     const sgemm_choice sk = {SGEMM_TILE_128x128, SGEMM_STREAM_K},
                        dp = {SGEMM_TILE_128x128, SGEMM_DATA_PARALLEL};
     sgemm_plan p = sgemm_plan_for(1024, 1024, 1024, 1024, 1024, 0, 0, &g, dp);
-    EXPECT(p.tiles == 64 && p.slots == 264 && p.work.sk_blocks == 0 && p.fill < 0.25,
+    EXPECT(p.tiles == 64 && p.slots == 264 && p.work.sk_blocks == 0 && p.fill < 0.25 &&
+               p.busiest == 32,
            "1024^3 data-parallel: 64 tiles on 264 slots, a quarter full (fill %.3f)", p.fill);
     p = sgemm_plan_for(1024, 1024, 1024, 1024, 1024, 0, 0, &g, sk);
-    EXPECT(p.work.whole == 0 && p.work.sk_blocks == 264 && p.fill > 0.95,
+    EXPECT(p.work.whole == 0 && p.work.sk_blocks == 132 && p.fill > 0.95 && p.busiest == 16,
            "1024^3 stream-K: every slot a block (%d blocks, fill %.3f)", p.work.sk_blocks, p.fill);
     p = sgemm_plan_for(4096, 4096, 4096, 4096, 4096, 0, 0, &g, sk);
-    EXPECT(p.tiles == 1024 && p.work.whole == 528 && p.sk_tiles == 496 && p.work.sk_blocks == 264,
-           "4096^3 stream-K: 2 whole waves, 496 tiles shared (%d, %d, %d)", p.work.whole,
+    EXPECT(p.tiles == 1024 && p.work.whole == 792 && p.sk_tiles == 232 && p.work.sk_blocks == 132,
+           "4096^3 stream-K: 6 whole waves, 232 tiles shared (%d, %d, %d)", p.work.whole,
            p.sk_tiles, p.work.sk_blocks);
     p = sgemm_plan_for(4097, 4097, 4097, 4097, 4097, 0, 0, &g, dp);
-    EXPECT(p.tiles == 1089 && p.fill < 0.83, "4097^3 data-parallel: 5 waves for 4.1 (fill %.3f)",
-           p.fill);
+    EXPECT(p.tiles == 1089 && p.fill < 0.83 && p.busiest == 5 * 129,
+           "4097^3 data-parallel: 5 waves for 4.1 (fill %.3f)", p.fill);
     p = sgemm_plan_for(8192, 8192, 512, 8192, 8192, 0, 0, &g, sk);
     EXPECT(p.work.sk_blocks > 0, "8192 x 8192 x 512: the last waves shared");
     p = sgemm_plan_for(700, 900, 40, 40, 900, 0, 0, &g, sk);
     EXPECT(p.work.sk_blocks == 0, "700 x 900 x 40: too little K to share: data-parallel");
 }
 
+/* A table of one shape's four choices (ms, busiest) and a second shape's one. */
+static const char TWO[] = "# gpu: x\nM,N,K,tile,split,busiest,median_ms,chosen\n"
+                          "1024,1024,1024,128x128,dp,32,0.100,0\n"
+                          "1024,1024,1024,128x128,sk,16,0.060,1\n"
+                          "1024,1024,1024,128x256,dp,32,0.190,0\n"
+                          "1024,1024,1024,128x256,sk,8,0.080,0\n"
+                          "8192,8192,8192,128x256,sk,3968,20.0,1\n";
+
 static void test_table(void) {
-    sgemm_table t;
+    static sgemm_table t;
     char why[256];
+    const sgemm_gpu g = h200();
     EXPECT(!sgemm_table_parse(sgemm_table_h200, &t, why, sizeof why), "the built-in table: %s",
            why);
-    EXPECT(t.n == 64, "the built-in table has %d chosen rows, not the grid's 64", t.n);
+    EXPECT(t.n == 7 * 7 * 7 * 4, "the built-in table has %d rows, not the grid's 343 x 4", t.n);
     int on_grid = 1;
     for (int i = 0; i < t.n; ++i) {
         const int s[3] = {t.row[i].M, t.row[i].N, t.row[i].K};
-        for (int d = 0; d < 3; ++d)
-            on_grid &= s[d] == 1024 || s[d] == 2048 || s[d] == 4096 || s[d] == 8192;
+        for (int d = 0; d < 3; ++d) {
+            int hit = 0;
+            for (int side = 1024; side <= 8192; side *= 2)
+                hit |= s[d] == side || s[d] == side / 2 * 3;
+            on_grid &= hit && s[d] <= 8192;
+        }
     }
-    EXPECT(on_grid, "every row on the grid 1024 .. 8192");
-    const char* two = "# gpu: x\nM,N,K,tile,split,chosen\n1024,1024,1024,128x128,dp,1\n"
-                      "1024,1024,1024,128x256,sk,0\n8192,8192,8192,128x256,sk,1\n";
-    EXPECT(!sgemm_table_parse(two, &t, why, sizeof why) && t.n == 2, "a two-row table: %s", why);
-    sgemm_choice c = sgemm_table_choice(&t, 1000, 1100, 900);
-    EXPECT(c.tile == SGEMM_TILE_128x128 && c.split == SGEMM_DATA_PARALLEL, "nearest: 1024^3's");
-    c = sgemm_table_choice(&t, 7001, 6000, 9000);
-    EXPECT(c.tile == SGEMM_TILE_128x256 && c.split == SGEMM_STREAM_K, "nearest: 8192^3's");
-    EXPECT(sgemm_table_parse("M,N,K,tile,chosen\n", &t, why, sizeof why), "no split column");
-    EXPECT(sgemm_table_parse("M,N,K,tile,split,chosen\n1,1,1,64x64,dp,1\n", &t, why, sizeof why),
+    EXPECT(on_grid, "every row on the grid 1024, 1536, ..., 8192");
+
+    EXPECT(!sgemm_table_parse(TWO, &t, why, sizeof why) && t.n == 5, "a five-row table: %s", why);
+    sgemm_choice c = sgemm_table_choice(&t, &g, 1024, 1024, 1024);
+    EXPECT(c.tile == SGEMM_TILE_128x128 && c.split == SGEMM_STREAM_K, "at a row: its fastest");
+    /* 1031^3, nearest 1024^3: 81 tiles of 128 x 128 (33 slices), busiest 33 data-parallel and 21
+     * stream-K; 45 of 128 x 256, busiest 33 and 12. Predicted: 0.103, 0.079, 0.196, 0.120 ms. */
+    c = sgemm_table_choice(&t, &g, 1031, 1031, 1031);
+    EXPECT(c.tile == SGEMM_TILE_128x128 && c.split == SGEMM_STREAM_K, "1031^3: scaled, 128 sk");
+    const sgemm_gpu no_wide = {132, 1, {{2, 1}, {0, 0}}};
+    c = sgemm_table_choice(&t, &no_wide, 1000, 1100, 900);
+    EXPECT(c.tile == SGEMM_TILE_128x128, "a tile that does not fit is not chosen");
+    c = sgemm_table_choice(&t, &g, 7001, 6000, 9000);
+    EXPECT(c.tile == SGEMM_TILE_128x256 && c.split == SGEMM_STREAM_K, "nearest: 8192^3's only row");
+    EXPECT(sgemm_table_parse("M,N,K,tile,busiest,median_ms\n", &t, why, sizeof why),
+           "no split column");
+    EXPECT(sgemm_table_parse("M,N,K,tile,split,busiest,median_ms\n1,1,1,64x64,dp,1,1\n", &t, why,
+                             sizeof why),
            "an unknown tile");
-    EXPECT(sgemm_table_parse("M,N,K,tile,split,chosen\n1,1,1,128x128,dp,0\n", &t, why, sizeof why),
-           "no chosen row");
-    EXPECT(sgemm_table_parse("M,N,K,tile,split,chosen\n1,1\n", &t, why, sizeof why),
+    EXPECT(sgemm_table_parse("M,N,K,tile,split,busiest,median_ms\n1,1,1,128x128,dp,0,1\n", &t, why,
+                             sizeof why),
+           "a busiest slot of no iterations");
+    EXPECT(sgemm_table_parse("M,N,K,tile,split,busiest,median_ms\n", &t, why, sizeof why),
+           "no row");
+    EXPECT(sgemm_table_parse("M,N,K,tile,split,busiest,median_ms\n1,1\n", &t, why, sizeof why),
            "a short line");
 }
 
