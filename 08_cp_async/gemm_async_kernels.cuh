@@ -146,20 +146,12 @@ gemm_segment_store(const gemm_work& w, long long tile, long long lo, int whole_t
     }
 }
 
-/* The blocks an SM a kernel asks the compiler to leave registers for: a lane of 8 x 8 (64
- * accumulators) in 128 registers, two blocks of 256 threads (chapter 06's occupancy, which the
- * leading dimensions and the walk would otherwise push a register or more past: one block); a
- * lane of 8 x 16 takes up to 255, one block of 256 or two of 128 either way. */
-constexpr int gemm_min_blocks(int nt, int tn) {
-    return tn == 8 ? 65536 / (nt * 128) : 1;
-}
-
 /* lda, ldb, ldc: the rows' distances (gemm_call); vec: A's and B's 16-byte copies (K, N, lda, ldb
  * multiples of 4, A and B 16-byte aligned), vec_c: C's float4 stores (ldc a multiple of 4, C
  * aligned); w: the blocks' work, a tile a block or (WALK) a range each, as gemm_tma's. */
 template <int BM, int BN, int BK, int NT, int LANES_M, int TN, int STAGES, int A_LAYOUT,
           typename SCHEDULE, bool WALK = false>
-__global__ void __launch_bounds__(NT, WALK ? 1 : gemm_min_blocks(NT, TN))
+__global__ void __launch_bounds__(NT)
     gemm_async(int M, int N, int K, float alpha, const float* __restrict__ A, int lda,
                const float* __restrict__ B, int ldb, float beta, float* __restrict__ C, int ldc,
                int vec, int vec_c, gemm_work w) {
@@ -179,8 +171,7 @@ __global__ void __launch_bounds__(NT, WALK ? 1 : gemm_min_blocks(NT, TN))
 
     const int tid = threadIdx.x;
     const async_lane o = async_lane_origin(BN, LANES_M, TN, 0, tid);
-    const int tile_m = WALK ? 0 : (int)blockIdx.x / w.tiles_n, tile_bm = tile_m * BM,
-              tile_bn = WALK ? 0 : ((int)blockIdx.x - tile_m * w.tiles_n) * BN;
+    const int tile_bm = WALK ? 0 : blockIdx.y * BM, tile_bn = WALK ? 0 : blockIdx.x * BN;
     long long lo = 0, hi = w.slices;
     if constexpr (WALK) gemm_work_range(&w, (int)blockIdx.x, &lo, &hi);
     gemm_cursor<BM, BN, BK> cur = {-1, 0, 0, 0, 0, 0};

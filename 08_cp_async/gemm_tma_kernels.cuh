@@ -26,13 +26,14 @@ COURSE_HD_INLINE int tma_smem_bytes(int bm, int bn, int stages) {
 }
 
 /* w: the blocks' work (gemm_work.h); ldc, vec_c: C's row distance and whether its float4 stores
- * are aligned. WALK false: a block a tile, block b tile b, all its slices (a data-parallel
- * launch, the fixed variants'); true: the block walks its range of iterations, the copies running
- * on across its tiles (stream-K). Two paths of one source, since the walk's state costs the
- * classic launch: 4 to 12 points of cuBLAS for these kernels, measured (results/NOTES.md). */
+ * are aligned. WALK false: a block a tile, on a grid of tiles_n x tiles_m blocks, all its slices
+ * (a data-parallel launch, the fixed variants'); true: a line of blocks, each walking its range of
+ * iterations, the copies running on across its tiles (stream-K). Two compilations of one source,
+ * since the walk's state costs the classic launch 1 to 12 points of cuBLAS, and even a tile index
+ * divided out of a line of blocks changes how the registers are allocated (results/NOTES.md). */
 template <int BM, int BN, int NT, int LANES_M, int TN, int STAGES, int INTERLEAVE,
           bool WALK = false>
-__global__ void __launch_bounds__(NT, WALK ? 1 : gemm_min_blocks(NT, TN))
+__global__ void __launch_bounds__(NT)
     gemm_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
              int M, int N, float alpha, float beta, float* __restrict__ C, int ldc, int vec_c,
              gemm_work w) {
@@ -52,8 +53,7 @@ __global__ void __launch_bounds__(NT, WALK ? 1 : gemm_min_blocks(NT, TN))
     const int tid = threadIdx.x;
     const async_lane o = async_lane_origin(BN, LANES_M, TN, INTERLEAVE, tid);
     /* the classic tile's corner; the walk's range and the cursor of its fetches */
-    const int tile_m = WALK ? 0 : (int)blockIdx.x / w.tiles_n, bm = tile_m * BM,
-              bn = WALK ? 0 : ((int)blockIdx.x - tile_m * w.tiles_n) * BN;
+    const int bm = WALK ? 0 : blockIdx.y * BM, bn = WALK ? 0 : blockIdx.x * BN;
     long long lo = 0, hi = w.slices;
     if constexpr (WALK) gemm_work_range(&w, (int)blockIdx.x, &lo, &hi);
     const int n = (int)(hi - lo);

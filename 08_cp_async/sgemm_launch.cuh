@@ -18,15 +18,21 @@ static inline int sgemm_c_vec(const gemm_call* c) {
     return sgemm_rows_aligned((uintptr_t)c->C, c->ldc);
 }
 
-/* WALK: the kernel that walks ranges (w has stream-K blocks), else a tile a block (gemm_tma). */
+/* WALK: the kernel that walks ranges (w has stream-K blocks), a line of blocks; else a tile a
+ * block, a grid of tiles (gemm_tma). */
+static inline dim3 sgemm_grid(const gemm_work& w, bool walk) {
+    return walk ? dim3(gemm_work_blocks(&w))
+                : dim3(w.tiles_n, w.tiles_n > 0 ? w.whole / w.tiles_n : 0);
+}
+
 template <int BM, int BN, int BK, int NT, int LANES_M, int TN, int STAGES, int A_LAYOUT,
           typename SCHEDULE, bool WALK = false>
 static void run_async(const gemm_call* c, const float* A, int lda, const float* B, int ldb, int vec,
                       const gemm_work& w) {
     constexpr int bytes = async_smem_bytes(A_LAYOUT, BM, BN, BK, STAGES);
     gemm_async<BM, BN, BK, NT, LANES_M, TN, STAGES, A_LAYOUT, SCHEDULE, WALK>
-        <<<gemm_work_blocks(&w), NT, bytes>>>(c->M, c->N, c->K, c->alpha, A, lda, B, ldb, c->beta,
-                                              c->C, c->ldc, vec, sgemm_c_vec(c), w);
+        <<<sgemm_grid(w, WALK), NT, bytes>>>(c->M, c->N, c->K, c->alpha, A, lda, B, ldb, c->beta,
+                                             c->C, c->ldc, vec, sgemm_c_vec(c), w);
 }
 
 /* A tensor map per operand: A's box BK x BM floats in the 128B swizzle, B's BN x BK as it is,
@@ -41,7 +47,7 @@ static void run_tma(const gemm_call* c, const float* A, int lda, const float* B,
     course_tma_map_2d_ld(&b, B, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, c->K, c->N, ldb, TMA_BK, BN,
                          CU_TENSOR_MAP_SWIZZLE_NONE);
     gemm_tma<BM, BN, NT, LANES_M, TN, STAGES, INTERLEAVE, WALK>
-        <<<gemm_work_blocks(&w), NT, tma_smem_bytes(BM, BN, STAGES)>>>(
+        <<<sgemm_grid(w, WALK), NT, tma_smem_bytes(BM, BN, STAGES)>>>(
             a, b, c->M, c->N, c->alpha, c->beta, c->C, c->ldc, sgemm_c_vec(c), w);
 }
 

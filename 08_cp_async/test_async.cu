@@ -94,9 +94,9 @@ static int test_gpu(void) {
             course_buffer_poison(&C);
             const int vec = K % 4 == 0 && N % 4 == 0;
             const gemm_work w = gemm_work_tiles((M + 127) / 128, (N + 127) / 128, (K + 7) / 8);
-            kernels[s]<<<gemm_work_blocks(&w), 256, bytes>>>(M, N, K, 1.0f, (const float*)A.dev,
-                                                             K > 0 ? K : 1, (const float*)B.dev, N,
-                                                             0.0f, (float*)C.dev, N, vec, vec, w);
+            kernels[s]<<<dim3(w.tiles_n, w.whole / w.tiles_n), 256, bytes>>>(
+                M, N, K, 1.0f, (const float*)A.dev, K > 0 ? K : 1, (const float*)B.dev, N, 0.0f,
+                (float*)C.dev, N, vec, vec, w);
             CUDA_CHECK_LAUNCH();
             course_buffer_download(&C);
             double worst = 0;
