@@ -23,8 +23,10 @@ padded tile can count up to 13% more wavefronts (the store experiment,
 common/calibration/README.md: 4.000 per store with the values computed in registers, 4.03 to
 4.52 with them loaded from global memory, whether or not a barrier separates the loads from the
 stores), and chapter 06's smem_exercise (kernel 3 calling the exercise's steps), whose 4-byte
-stores are all of that kind, counts 1.148 for 1 (14.8%; H200, 2026-12-02). So loads are held within 5% and stores within 15%: far below one
-wavefront per request, and every layout of the course differs from its neighbours by 2x or more.
+stores are all of that kind, counts 1.139 to 1.150 for 1 in three runs of one build (13.9 to
+15.0%; H200, 2026-12-02). So loads are held within 5% and stores within 20%: room for that spread,
+far below one wavefront per request, and every layout of the course differs from its neighbours
+by 2x or more.
 Exit codes: 0 agree, 1 disagree, 77 skipped (no ncu or no GPU).
 
 --throughput: no comparison; for each row, on its last (warm) launch, what bounds the kernel:
@@ -40,7 +42,7 @@ import subprocess
 import sys
 import tempfile
 
-TOLERANCE = {"ld": 0.05, "st": 0.15, "ldsm": 0.05}
+TOLERANCE = {"ld": 0.05, "st": 0.20, "ldsm": 0.05}
 CSV_ROUNDING = 0.5e-4  # the CSV writes the model with 4 decimals: 2.6667 for 8/3
 LD_WF = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
 ST_WF = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
