@@ -224,7 +224,7 @@ sgemm_plan sgemm_auto_plan(const gemm_call* c, const sgemm_choice* forced, int c
     require_valid(c);
     const sgemm_gpu* g = cp_async ? &S.gpu_async : &S.gpu;
     const sgemm_choice choice =
-        forced ? *forced : sgemm_table_choice(&S.table, g, c->M, c->N, c->K);
+        forced ? *forced : sgemm_table_choice(sgemm_auto_table(), g, c->M, c->N, c->K);
     sgemm_plan p = sgemm_plan_for(c->M, c->N, c->K, c->lda, c->ldb, (uintptr_t)c->A,
                                   (uintptr_t)c->B, g, choice);
     /* alpha = 0: C = beta C, A and B not read (as in BLAS: an Inf in them does not reach C) */

@@ -124,7 +124,8 @@ sgemm_choice sgemm_table_choice(const sgemm_table* t, const sgemm_gpu* g, int M,
                 best_ms = ms[tile][split];
                 best.tile = (sgemm_tile)tile, best.split = (sgemm_split)split;
             }
-    if (best.split == SGEMM_DATA_PARALLEL && ms[best.tile][SGEMM_STREAM_K] <= 1.01 * best_ms)
+    if (isfinite(best_ms) && best.split == SGEMM_DATA_PARALLEL &&
+        ms[best.tile][SGEMM_STREAM_K] <= 1.01 * best_ms)
         best.split = SGEMM_STREAM_K;
     return best;
 }
