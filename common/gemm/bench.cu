@@ -43,13 +43,32 @@ int gemm_bench_shapes(const course_args* a, gemm_shape* s) {
     return n;
 }
 
-enum { WARMUP = 2, TIME_BUDGET_MS = 2500 };
+/* A shape's variants are timed in ROUNDS rounds, each variant a share of its repetitions a round,
+ * and each reports the median of its rounds' medians: at the small shapes a variant measures in a
+ * millisecond or two, short enough for a drift of the clocks between one variant's turn and the
+ * next to decide a ratio. Fewer than ROUNDS_FROM repetitions (a profiler's run, --reps 1 or 2)
+ * keep one round, so that a variant's launches stay together in the order ncu_check.py counts
+ * them. */
+enum { WARMUP = 2, TIME_BUDGET_MS = 2500, ROUNDS = 5, ROUNDS_FROM = 10 };
 
 int gemm_run_bench(const char* program, const course_variants* t, const course_args* a,
                    gemm_measurement* m) {
     gemm_shape s[16];
     const int n_shapes = gemm_bench_shapes(a, s);
     return gemm_run_bench_at(program, t, a, s, n_shapes, m);
+}
+
+/* One variant's turns at a shape. */
+typedef struct {
+    bench_ctx b;
+    gemm_measurement* x;
+    int reps, per_round;
+    double median[ROUNDS];
+} bench_turns;
+
+static int compare_ms(const void* a, const void* b) {
+    const double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
 }
 
 int gemm_run_bench_at(const char* program, const course_variants* t, const course_args* a,
@@ -59,10 +78,13 @@ int gemm_run_bench_at(const char* program, const course_variants* t, const cours
         const course_variant* x = &gemm_variant_at(t, i)->v;
         if (x->kernel) bench_warn_if_spilling(x->kernel, x->name);
     }
+    const int rounds = a->reps >= ROUNDS_FROM ? ROUNDS : 1;
     printf("\nbenchmark: median of up to %ld repetitions after %d warm-ups (fewer for a kernel "
-           "whose warm-up says %d ms would not hold them, at least 3); alpha = 1, beta = 0; "
-           "GFLOP/s = 2 M N K / time\n",
-           a->reps, WARMUP, TIME_BUDGET_MS);
+           "whose warm-up says %d ms would not hold them, at least 3), in %d round%s that take "
+           "the variants in turn; alpha = 1, beta = 0; GFLOP/s = 2 M N K / time\n",
+           a->reps, WARMUP, TIME_BUDGET_MS, rounds, rounds > 1 ? "s" : "");
+    bench_turns* turn = (bench_turns*)malloc((size_t)(t->n > 0 ? t->n : 1) * sizeof *turn);
+    if (!turn) die("out of host memory");
     for (int k = 0; k < n_shapes; ++k) {
         if (s[k].K == 0) { /* only from --shape: the check covers it */
             printf("benchmark: %dx%dx0 skipped: K = 0 (C = beta C) has no multiply-add to time\n",
@@ -81,8 +103,8 @@ int gemm_run_bench_at(const char* program, const course_variants* t, const cours
         course_buffer_upload(&B);
         const float *dA = (const float*)A.dev, *dB = (const float*)B.dev;
         float *dC = (float*)C.dev, *dRef = (float*)Ref.dev;
-        double cublas_ms = 0;
         const double flops = 2.0 * s[k].M * s[k].N * (double)s[k].K;
+        int n_turns = 0;
         for (int i = 0; i < t->n; ++i) {
             const gemm_variant* v = gemm_variant_at(t, i);
             /* The reference: cuBLAS in its default math mode (another baseline, such as the
@@ -93,34 +115,67 @@ int gemm_run_bench_at(const char* program, const course_variants* t, const cours
             if (!is_cublas && !a->variant && !a->shape_given && v->sweep &&
                 !(cube && (s[k].M == a->size || s[k].M == a->size / 2)))
                 continue; /* the sweep at N^3 and (N/2)^3 */
-            bench_ctx b = {v, gemm_call_dense(s[k].M, s[k].N, s[k].K, 1.0f, dA, dB, 0.0f,
-                                              is_cublas ? dRef : dC)};
-            CUDA_CHECK(cudaMemset(b.c.C, 0xff, nc * 4)); /* NaN: an unwritten element shows */
-            /* How many repetitions fit the time budget: one timed launch decides (none needed
-             * for --reps 1 or 2, what the ncu test asks for). */
-            int reps = (int)a->reps, probed = 0;
-            if (reps > 2) {
-                const bench_result probe = bench_run(bench_launch, &b, 0, 1, 0);
-                const int fit =
-                    (int)(TIME_BUDGET_MS / (probe.median_ms > 1e-3 ? probe.median_ms : 1e-3));
-                reps = fit < 3 ? 3 : fit < reps ? fit : reps;
-                probed = 1;
+            bench_turns* u = &turn[n_turns++];
+            u->b.v = v;
+            u->b.c =
+                gemm_call_dense(s[k].M, s[k].N, s[k].K, 1.0f, dA, dB, 0.0f, is_cublas ? dRef : dC);
+            u->x = &m[n_m++];
+            u->x->v = v;
+            u->x->s = s[k];
+            u->x->t.launches = 0;
+        }
+        /* cuBLAS's turn comes first in a round: its result is the reference the others' first
+         * turns are compared with, straight after each (they share C). */
+        for (int r = 0; r < rounds; ++r)
+            for (int j = 0; j < n_turns; ++j) {
+                bench_turns* u = &turn[j];
+                const int kernels = u->b.v->v.kernel ? 1 : 0;
+                if (r == 0) {
+                    CUDA_CHECK(cudaMemset(u->b.c.C, 0xff, nc * 4)); /* NaN: unwritten shows */
+                    /* How many repetitions fit the time budget: one timed launch decides (none
+                     * needed for --reps 1 or 2, what the ncu test asks for). */
+                    u->reps = (int)a->reps;
+                    if (u->reps > 2) {
+                        const bench_result probe = bench_run(bench_launch, &u->b, 0, 1, 0);
+                        const int fit = (int)(TIME_BUDGET_MS /
+                                              (probe.median_ms > 1e-3 ? probe.median_ms : 1e-3));
+                        u->reps = fit < 3 ? 3 : fit < u->reps ? fit : u->reps;
+                        u->x->t.launches += kernels;
+                    }
+                    u->per_round = (u->reps + rounds - 1) / rounds;
+                }
+                const bench_result got =
+                    bench_run(bench_launch, &u->b, WARMUP, u->per_round, kernels);
+                u->median[r] = got.median_ms;
+                u->x->t.launches += got.launches;
+                if (r == 0) {
+                    u->x->t.min_ms = got.min_ms, u->x->t.max_ms = got.max_ms;
+                    u->x->error = u->b.v->launch == gemm_launch_cublas
+                                      ? 0.0
+                                      : gemm_device_distance(dC, dRef, nc);
+                } else {
+                    if (got.min_ms < u->x->t.min_ms) u->x->t.min_ms = got.min_ms;
+                    if (got.max_ms > u->x->t.max_ms) u->x->t.max_ms = got.max_ms;
+                }
             }
-            gemm_measurement* x = &m[n_m++];
-            x->v = v;
-            x->s = s[k];
-            x->t = bench_run(bench_launch, &b, WARMUP, reps, v->v.kernel ? 1 : 0);
-            x->t.launches += v->v.kernel && probed ? 1 : 0; /* the probe */
-            x->gflops = flops / (x->t.median_ms * 1e6);
-            if (is_cublas) cublas_ms = x->t.median_ms;
-            x->of_cublas = cublas_ms / x->t.median_ms;
-            x->error = is_cublas ? 0.0 : gemm_device_distance(dC, dRef, nc);
+        double cublas_ms = 0;
+        for (int j = 0; j < n_turns; ++j) {
+            bench_turns* u = &turn[j];
+            qsort(u->median, (size_t)rounds, sizeof u->median[0], compare_ms);
+            u->x->t.median_ms = rounds % 2
+                                    ? u->median[rounds / 2]
+                                    : 0.5 * (u->median[rounds / 2 - 1] + u->median[rounds / 2]);
+            u->x->t.reps = u->per_round * rounds;
+            u->x->gflops = flops / (u->x->t.median_ms * 1e6);
+            if (u->b.v->launch == gemm_launch_cublas) cublas_ms = u->x->t.median_ms;
+            u->x->of_cublas = cublas_ms / u->x->t.median_ms;
         }
         course_buffer_free(&A);
         course_buffer_free(&B);
         course_buffer_free(&C);
         course_buffer_free(&Ref);
     }
+    free(turn);
     return n_m;
 }
 

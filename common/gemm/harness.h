@@ -103,8 +103,8 @@ int gemm_run_check(const char* program, const course_variants* t, const course_a
                    int cublas_size);
 
 /* The benchmark's shapes (N^3 from 256^3 doubling, (N/2 + 1)^3, 2N x N/8 x N/2, N/2 x N/2 x N/16;
- * or --shape) and the measurements at each: cuBLAS first, then the variants (--variant: one).
- * Returns how many measurements m holds. */
+ * or --shape) and the measurements at each: cuBLAS first, then the variants (--variant: one), in
+ * interleaved rounds from 10 repetitions up. Returns how many measurements m holds. */
 int gemm_bench_shapes(const course_args* a, gemm_shape* s);
 int gemm_run_bench(const char* program, const course_variants* t, const course_args* a,
                    gemm_measurement* m);
