@@ -118,10 +118,21 @@ course_variant sgemm_auto_kernel(sgemm_tile tile, sgemm_split split, int tma) {
     return v;
 }
 
+/* The table's choice for a shape asked before. Scaling the table's 1372 rows takes the host tens
+ * of microseconds, as long as the GPU takes over a 1024^3 product: a call that chose afresh each
+ * time would leave the GPU waiting on the host at the small shapes. */
+enum { CHOICES_KEPT = 16 };
+typedef struct {
+    int M, N, K, cp_async;
+    sgemm_choice choice;
+} kept_choice;
+
 static struct {
     int ready, table_ready;
     sgemm_gpu gpu, gpu_async; /* the facts for the feed in use, and for cp.async's */
     sgemm_table table;
+    kept_choice kept[CHOICES_KEPT]; /* the last shapes' choices, the oldest replaced first */
+    int n_kept, next_kept;
     void* workspace;
     size_t workspace_bytes;
 } S;
@@ -204,6 +215,21 @@ const sgemm_table* sgemm_auto_table(void) {
     return &S.table;
 }
 
+static sgemm_choice table_choice(const gemm_call* c, int cp_async) {
+    for (int i = 0; i < S.n_kept; ++i) {
+        const kept_choice* k = &S.kept[i];
+        if (k->M == c->M && k->N == c->N && k->K == c->K && k->cp_async == cp_async)
+            return k->choice;
+    }
+    const kept_choice k = {
+        c->M, c->N, c->K, cp_async,
+        sgemm_table_choice(sgemm_auto_table(), cp_async ? &S.gpu_async : &S.gpu, c->M, c->N, c->K)};
+    S.kept[S.next_kept] = k;
+    S.next_kept = (S.next_kept + 1) % CHOICES_KEPT;
+    if (S.n_kept < CHOICES_KEPT) ++S.n_kept;
+    return k.choice;
+}
+
 /* ---------------------------------------------------------------- the plan, run
  * Launch errors are checked without a synchronisation: the call stays asynchronous, like a
  * library's. */
@@ -223,8 +249,7 @@ sgemm_plan sgemm_auto_plan(const gemm_call* c, const sgemm_choice* forced, int c
     sgemm_auto_configure();
     require_valid(c);
     const sgemm_gpu* g = cp_async ? &S.gpu_async : &S.gpu;
-    const sgemm_choice choice =
-        forced ? *forced : sgemm_table_choice(sgemm_auto_table(), g, c->M, c->N, c->K);
+    const sgemm_choice choice = forced ? *forced : table_choice(c, cp_async);
     sgemm_plan p = sgemm_plan_for(c->M, c->N, c->K, c->lda, c->ldb, (uintptr_t)c->A,
                                   (uintptr_t)c->B, g, choice);
     /* alpha = 0: C = beta C, A and B not read (as in BLAS: an Inf in them does not reach C) */

@@ -3,7 +3,7 @@
  * from the shape:
  *   - the tile (128 x 128 or 128 x 256) and the split (data-parallel or stream-K) from a table
  *     of times measured on a GPU (sgemm_tune re-measures it on yours): at the table's nearest
- *     shape, each choice's time scaled by its busiest slot's work here against there;
+ *     shape, each choice's time scaled by its busiest SM's work here against there;
  *   - the feed: the TMA where the GPU has one (sm_90), else cp.async;
  *   - the blocks: the tiles against the SMs (gemm_work.h), stream-K's shared tiles summed by a
  *     fixup kernel;
@@ -42,7 +42,7 @@ COURSE_HD_INLINE int sgemm_rows_aligned(uintptr_t base, int ld) {
 }
 
 /* The table: at each shape of a grid, every choice's measured time and the iterations of its
- * busiest slot (sgemm_plan.busiest) on the GPU that measured it. */
+ * busiest SM (sgemm_plan.busiest) on the GPU that measured it. */
 typedef struct {
     int M, N, K;
     sgemm_choice choice;
@@ -93,8 +93,8 @@ typedef struct {
     int slots;         /* blocks resident at once: SMs x blocks per SM */
     gemm_work work;    /* partial: set by the caller, in the workspace */
     int sk_tiles;      /* tiles past work.whole that stream-K blocks share */
-    long long busiest; /* the iterations of the busiest slot: what the call's time follows */
-    double fill;       /* the average slot's iterations over the busiest's: 1 when balanced */
+    long long busiest; /* the iterations of the busiest SM: what the call's time follows */
+    double fill;       /* the average SM's iterations over the busiest's: 1 when balanced */
     size_t pack_a_bytes, pack_b_bytes, partial_bytes;
 } sgemm_plan;
 

@@ -146,13 +146,19 @@ static int round_up4(int n) {
     return (n + 3) / 4 * 4;
 }
 
-/* The busiest slot's iterations, for blocks of w on `slots` slots: the data-parallel blocks in
- * waves (a slot takes its next block as one ends), then one stream-K range each. */
-static long long busiest_of(const gemm_work* w, int slots) {
-    if (!w->sk_blocks) return (w->whole + slots - 1) / slots * (long long)w->slices;
-    /* whole is a number of full waves here, so each stream-K block lands on its own slot */
-    return (long long)(w->whole / slots) * w->slices +
-           (w->sk_iters + w->sk_blocks - 1) / w->sk_blocks;
+/* The busiest SM's iterations, for blocks of w on `sms` SMs: the data-parallel blocks dealt out
+ * evenly (an SM takes its next block as one of its own ends), then the stream-K ranges, as many a
+ * SM as there are blocks for each. Counted by the SM, not by the slot: two blocks resident on
+ * one SM share its issue slots, so an SM's time follows the sum of its blocks' iterations. (By
+ * the slot, a last wave of 159 blocks on 132 SMs of 2 slots looked as short as one of 120; it
+ * takes a third longer, as 4 tiles on an SM do against 3. Predicting each of the table's shapes
+ * from its nearest neighbour, the slot count missed by 5.8% rms, this by 1.7%.) */
+static long long busiest_of(const gemm_work* w, int sms) {
+    if (!w->sk_blocks) return (w->whole + sms - 1) / sms * (long long)w->slices;
+    /* whole is a number of full waves of slots here, so it falls evenly on the SMs */
+    return (long long)(w->whole / sms) * w->slices +
+           (long long)((w->sk_blocks + sms - 1) / sms) *
+               ((w->sk_iters + w->sk_blocks - 1) / w->sk_blocks);
 }
 
 sgemm_plan sgemm_plan_for(int M, int N, int K, int lda, int ldb, uintptr_t a, uintptr_t b,
@@ -214,8 +220,8 @@ sgemm_plan sgemm_plan_for(int M, int N, int K, int lda, int ldb, uintptr_t a, ui
         }
     }
     if (!p.work.sk_blocks) p.slots = slots_of(g, choice.tile, SGEMM_DATA_PARALLEL); /* its kernel */
-    p.busiest = busiest_of(&p.work, p.slots);
-    p.fill = p.busiest > 0 ? (double)p.tiles * slices / p.slots / (double)p.busiest : 1.0;
+    p.busiest = busiest_of(&p.work, g->sms);
+    p.fill = p.busiest > 0 ? (double)p.tiles * slices / g->sms / (double)p.busiest : 1.0;
     return p;
 }
 

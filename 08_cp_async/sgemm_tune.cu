@@ -1,7 +1,7 @@
 /* Chapter 08, part 4: how sgemm_auto's table is made. At each shape of a grid (M, N, K each one of
  * 1024, 1536, 2048, 3072, 4096, 6144, 8192: half steps in log2, 343 shapes) it times every choice
  * (tile 128 x 128 or 128 x 256, data-parallel or stream-K) on this GPU, the choices whose plans
- * are the same timed once, and writes each one's median time and its busiest slot's iterations:
+ * are the same timed once, and writes each one's median time and its busiest SM's iterations:
  * what sgemm_table_choice scales to the shapes between (sgemm_auto.h). `chosen` marks what it
  * then picks at the grid's shape itself, for the reader. The CSV it writes is the table:
  * results/h200_sgemm_table.csv is built into the program, and COURSE_SGEMM_TABLE=FILE makes

@@ -130,19 +130,26 @@ static void test_h200_plans(void) {
     const sgemm_choice sk = {SGEMM_TILE_128x128, SGEMM_STREAM_K},
                        dp = {SGEMM_TILE_128x128, SGEMM_DATA_PARALLEL};
     sgemm_plan p = sgemm_plan_for(1024, 1024, 1024, 1024, 1024, 0, 0, &g, dp);
-    EXPECT(p.tiles == 64 && p.slots == 264 && p.work.sk_blocks == 0 && p.fill < 0.25 &&
+    EXPECT(p.tiles == 64 && p.slots == 264 && p.work.sk_blocks == 0 && p.fill < 0.49 &&
                p.busiest == 32,
-           "1024^3 data-parallel: 64 tiles on 264 slots, a quarter full (fill %.3f)", p.fill);
+           "1024^3 data-parallel: 64 tiles on 132 SMs, half of them idle (fill %.3f)", p.fill);
     p = sgemm_plan_for(1024, 1024, 1024, 1024, 1024, 0, 0, &g, sk);
     EXPECT(p.work.whole == 0 && p.work.sk_blocks == 132 && p.fill > 0.95 && p.busiest == 16,
-           "1024^3 stream-K: every slot a block (%d blocks, fill %.3f)", p.work.sk_blocks, p.fill);
+           "1024^3 stream-K: every SM a block (%d blocks, fill %.3f)", p.work.sk_blocks, p.fill);
     p = sgemm_plan_for(4096, 4096, 4096, 4096, 4096, 0, 0, &g, sk);
     EXPECT(p.tiles == 1024 && p.work.whole == 792 && p.sk_tiles == 232 && p.work.sk_blocks == 132,
            "4096^3 stream-K: 6 whole waves, 232 tiles shared (%d, %d, %d)", p.work.whole,
            p.sk_tiles, p.work.sk_blocks);
     p = sgemm_plan_for(4097, 4097, 4097, 4097, 4097, 0, 0, &g, dp);
-    EXPECT(p.tiles == 1089 && p.fill < 0.83 && p.busiest == 5 * 129,
-           "4097^3 data-parallel: 5 waves for 4.1 (fill %.3f)", p.fill);
+    EXPECT(p.tiles == 1089 && p.fill < 0.92 && p.busiest == 9 * 129,
+           "4097^3 data-parallel: 9 tiles on the busiest SM for 8.25 on the average (fill %.3f)",
+           p.fill);
+    /* the last wave of 159 blocks on 132 SMs: 4 tiles on 27 of them, against 3 for 120 blocks */
+    p = sgemm_plan_for(6007, 1031, 2003, 2004, 1032, 0, 0, &g, dp);
+    const long long busiest_159 = p.busiest;
+    p = sgemm_plan_for(6144, 1024, 2048, 2048, 1024, 0, 0, &g, dp);
+    EXPECT(busiest_159 == 4 * 63 && p.busiest == 3 * 64,
+           "the busiest SM counts blocks by the SM: %lld and %lld", busiest_159, p.busiest);
     p = sgemm_plan_for(8192, 8192, 512, 8192, 8192, 0, 0, &g, sk);
     EXPECT(p.work.sk_blocks > 0, "8192 x 8192 x 512: the last waves shared");
     p = sgemm_plan_for(700, 900, 40, 40, 900, 0, 0, &g, sk);
