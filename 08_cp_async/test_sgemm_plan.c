@@ -8,7 +8,7 @@
  *   - the H200 plans the lesson describes (1024^3 stream-K on every slot, 4097^3 packed, 4096^3
  *     whole waves with the last shared);
  *   - the built-in table parses and covers its grid, the choice scales a row's times by the
- *     plans' busiest slots, and the parser refuses what it cannot read. */
+ *     plans' busiest SMs, and the parser refuses what it cannot read. */
 #include "gemm_work.h"
 #include "sgemm_auto.h"
 #include "host/test_util.h"
@@ -202,7 +202,7 @@ static void test_table(void) {
            "an unknown tile");
     EXPECT(sgemm_table_parse("M,N,K,tile,split,busiest,median_ms\n1,1,1,128x128,dp,0,1\n", &t, why,
                              sizeof why),
-           "a busiest slot of no iterations");
+           "a busiest SM of no iterations");
     EXPECT(sgemm_table_parse("M,N,K,tile,split,busiest,median_ms\n", &t, why, sizeof why),
            "no row");
     EXPECT(sgemm_table_parse("M,N,K,tile,split,busiest,median_ms\n1,1\n", &t, why, sizeof why),
