@@ -46,9 +46,10 @@ int gemm_bench_shapes(const course_args* a, gemm_shape* s) {
 /* A shape's variants are timed in ROUNDS rounds, each variant a share of its repetitions a round,
  * and each reports the median of its rounds' medians: at the small shapes a variant measures in a
  * millisecond or two, short enough for a drift of the clocks between one variant's turn and the
- * next to decide a ratio. Fewer than ROUNDS_FROM repetitions (a profiler's run, --reps 1 or 2)
- * keep one round, so that a variant's launches stay together in the order ncu_check.py counts
- * them. */
+ * next to decide a ratio. A variant given fewer than ROUNDS_FROM repetitions keeps one round: a
+ * profiler's run (--reps 1 or 2), whose launches stay together in the order ncu_check.py counts
+ * them, and a slow kernel whose time budget holds only a few, which rounds would give 2 warm-ups
+ * each (chapter 06's naive kernel at 8192^3 takes 2 s a launch). */
 enum { WARMUP = 2, TIME_BUDGET_MS = 2500, ROUNDS = 5, ROUNDS_FROM = 10 };
 
 int gemm_run_bench(const char* program, const course_variants* t, const course_args* a,
@@ -62,7 +63,7 @@ int gemm_run_bench(const char* program, const course_variants* t, const course_a
 typedef struct {
     bench_ctx b;
     gemm_measurement* x;
-    int reps, per_round;
+    int reps, rounds, per_round;
     double median[ROUNDS];
 } bench_turns;
 
@@ -130,6 +131,7 @@ int gemm_run_bench_at(const char* program, const course_variants* t, const cours
             for (int j = 0; j < n_turns; ++j) {
                 bench_turns* u = &turn[j];
                 const int kernels = u->b.v->v.kernel ? 1 : 0;
+                if (r > 0 && r >= u->rounds) continue;
                 if (r == 0) {
                     CUDA_CHECK(cudaMemset(u->b.c.C, 0xff, nc * 4)); /* NaN: unwritten shows */
                     /* How many repetitions fit the time budget: one timed launch decides (none
@@ -142,7 +144,8 @@ int gemm_run_bench_at(const char* program, const course_variants* t, const cours
                         u->reps = fit < 3 ? 3 : fit < u->reps ? fit : u->reps;
                         u->x->t.launches += kernels;
                     }
-                    u->per_round = (u->reps + rounds - 1) / rounds;
+                    u->rounds = u->reps >= ROUNDS_FROM ? rounds : 1;
+                    u->per_round = (u->reps + u->rounds - 1) / u->rounds;
                 }
                 const bench_result got =
                     bench_run(bench_launch, &u->b, WARMUP, u->per_round, kernels);
@@ -161,11 +164,11 @@ int gemm_run_bench_at(const char* program, const course_variants* t, const cours
         double cublas_ms = 0;
         for (int j = 0; j < n_turns; ++j) {
             bench_turns* u = &turn[j];
-            qsort(u->median, (size_t)rounds, sizeof u->median[0], compare_ms);
-            u->x->t.median_ms = rounds % 2
-                                    ? u->median[rounds / 2]
-                                    : 0.5 * (u->median[rounds / 2 - 1] + u->median[rounds / 2]);
-            u->x->t.reps = u->per_round * rounds;
+            const int nr = u->rounds;
+            qsort(u->median, (size_t)nr, sizeof u->median[0], compare_ms);
+            u->x->t.median_ms =
+                nr % 2 ? u->median[nr / 2] : 0.5 * (u->median[nr / 2 - 1] + u->median[nr / 2]);
+            u->x->t.reps = u->per_round * nr;
             u->x->gflops = flops / (u->x->t.median_ms * 1e6);
             if (u->b.v->launch == gemm_launch_cublas) cublas_ms = u->x->t.median_ms;
             u->x->of_cublas = cublas_ms / u->x->t.median_ms;
