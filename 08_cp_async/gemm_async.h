@@ -82,6 +82,16 @@ COURSE_HD_INLINE int async_smem_bytes(int a_layout, int bm, int bn, int bk, int 
     return stages * (async_a_stage_floats(a_layout, bm, bk) + bn * bk) * 4;
 }
 
+/* C's tile staged in shared memory (gemm_tma's STAGED_C): element (r, c) of a BM x BN tile at
+ * r (bn + STAGED_C_PAD) + c floats. The lanes write their float4s in quarter-warps of 8; where a
+ * quarter-warp's lanes span two consecutive rows of 4 float4s each (lanes_m 8, 16 columns a lane),
+ * the pad of 16 floats puts the second row on the other 16 banks. A warp then reads 32
+ * consecutive floats of one row: one wavefront. The CPU test holds both to the model. */
+enum { STAGED_C_PAD = 16 };
+COURSE_HD_INLINE int staged_c_slot(int bn, int r, int c) {
+    return r * (bn + STAGED_C_PAD) + c;
+}
+
 /* The kernel's shared accesses per K-slice, by the calibrated model: A's and B's 16-byte copies
  * (cp.async) and the compute's float4 reads of A (along k, 8 rows a lane) and B. Returns 0, or
  * -1 if an access is malformed (the padded layout: a 16-byte access off its alignment), with

@@ -12,7 +12,12 @@
  * conflict when 8 lanes read one column; INTERLEAVE gives each lane rows LANES_M apart, so that
  * the lanes of a column read consecutive rows, each in its own slot.
  * Stage s: A at s * STAGE_FLOATS, B after it; every stage 1 KiB aligned, as the swizzle's
- * pattern is of the address bits. */
+ * pattern is of the address bits.
+ * C's rows unaligned (ldc not a multiple of 4, or C off 16 bytes) take no float4 store: a lane's
+ * 4 x 4 block becomes 16 scalar stores, and a warp's store touches the same 32-byte sectors as
+ * three others. STAGED_C stores such a tile through the stages' shared memory instead: the lanes'
+ * float4s into it, then each warp a row at a time, 32 consecutive floats a store (gemm_store_staged
+ * below). */
 #ifndef GEMM_TMA_KERNELS_CUH
 #define GEMM_TMA_KERNELS_CUH
 
@@ -20,6 +25,42 @@
 #include "ptx/tma.cuh"
 
 enum { TMA_BK = 32 };
+
+/* The blocks an SM must hold, for __launch_bounds__: the classic 8 x 8 a lane kernel fits 2 in
+ * 128 registers a thread, and its staged compilation, left alone, takes 167 (1 block an SM). */
+constexpr int tma_min_blocks(int bm, int bn, int nt, bool walk, bool staged_c) {
+    return staged_c && !walk && bm * bn / nt == 64 ? 2 : 1;
+}
+
+/* A block's BM x BN tile of C at (bm, bn) from its lanes' accumulators through `tile` (shared,
+ * staged_c_slot's layout), for C's unaligned rows: C = alpha acc + beta C, up to the edges. The
+ * caller's stages must be idle: every copy consumed, and the first barrier here waits for every
+ * warp's last reads of them. */
+template <int BM, int BN, int NT, int TN>
+static __device__ __forceinline__ void
+gemm_store_staged(float* tile, float* C, int M, int N, int ldc, int bm, int bn, const async_lane& o,
+                  const float (&acc)[MICRO][TN], float alpha, float beta) {
+    __syncthreads();
+#pragma unroll
+    for (int hm = 0; hm < 2; ++hm)
+#pragma unroll
+        for (int i = 0; i < QUAD; ++i)
+#pragma unroll
+            for (int hn = 0; hn < TN / QUAD; ++hn) {
+                const float* v = &acc[hm * QUAD + i][hn * QUAD];
+                *(float4*)&tile[staged_c_slot(BN, o.row0 + hm * o.step_m + i * o.row_step,
+                                              o.col0 + hn * o.step_n)] =
+                    make_float4(v[0], v[1], v[2], v[3]);
+            }
+    __syncthreads();
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    for (int r = warp; r < BM && bm + r < M; r += NT / 32) {
+        float* const row = C + (size_t)(bm + r) * ldc + bn;
+#pragma unroll
+        for (int c = lane; c < BN; c += 32)
+            if (bn + c < N) gemm_store(row, c, tile[staged_c_slot(BN, r, c)], alpha, beta);
+    }
+}
 
 COURSE_HD_INLINE int tma_smem_bytes(int bm, int bn, int stages) {
     return stages * (bm + bn) * TMA_BK * 4 + TMA_ALIGN; /* + the slack to align the base */
@@ -30,10 +71,12 @@ COURSE_HD_INLINE int tma_smem_bytes(int bm, int bn, int stages) {
  * (a data-parallel launch, the fixed variants'); true: a line of blocks, each walking its range of
  * iterations, the copies running on across its tiles (stream-K). Two compilations of one source,
  * since the walk's state costs the classic launch 1 to 12 points of cuBLAS, and even a tile index
- * divided out of a line of blocks changes how the registers are allocated (results/NOTES.md). */
+ * divided out of a line of blocks changes how the registers are allocated (results/NOTES.md).
+ * STAGED_C: C's whole tiles stored through shared memory (for C's unaligned rows); the walk
+ * stages only its last tile, since the copies of the next are in flight in the stages. */
 template <int BM, int BN, int NT, int LANES_M, int TN, int STAGES, int INTERLEAVE,
-          bool WALK = false>
-__global__ void __launch_bounds__(NT)
+          bool WALK = false, bool STAGED_C = false>
+__global__ void __launch_bounds__(NT, tma_min_blocks(BM, BN, NT, WALK, STAGED_C))
     gemm_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
              int M, int N, float alpha, float beta, float* __restrict__ C, int ldc, int vec_c,
              gemm_work w) {
@@ -42,6 +85,8 @@ __global__ void __launch_bounds__(NT)
     constexpr unsigned STAGE_BYTES = STAGE_FLOATS * 4;
     static_assert(STAGE_BYTES % TMA_ALIGN == 0, "every stage 1 KiB aligned");
     static_assert(STAGES >= 2 && STAGES <= 4, "2 to 4 stages");
+    static_assert(!STAGED_C || BM * (BN + STAGED_C_PAD) <= STAGES * STAGE_FLOATS,
+                  "the staged tile of C fits in the stages");
     static_assert((BM / (LANES_M * MICRO)) * (BN / (32 / LANES_M * TN)) * 32 == NT,
                   "the warp tiles cover the block tile, one warp each");
     extern __shared__ float4 smem_raw[];
@@ -101,15 +146,23 @@ __global__ void __launch_bounds__(NT)
     };
     if constexpr (!WALK) {
         for (int t = 0; t < n; ++t) consume(t);
-        gemm_store_micro_tile(C, M, N, ldc, bm + o.row0, bn + o.col0, o.step_m, o.step_n, acc,
-                              alpha, beta, vec_c, o.row_step);
+        if constexpr (STAGED_C)
+            gemm_store_staged<BM, BN, NT, TN>(stages, C, M, N, ldc, bm, bn, o, acc, alpha, beta);
+        else
+            gemm_store_micro_tile(C, M, N, ldc, bm + o.row0, bn + o.col0, o.step_m, o.step_n, acc,
+                                  alpha, beta, vec_c, o.row_step);
     } else {
         gemm_segment seg;
         seg.begin(lo, n, w.slices);
         for (int t = 0; t < n; seg.next()) { /* a tile's segment a pass */
             for (; t < seg.end; ++t) consume(t);
-            gemm_segment_store<BM, BN, TN>(w, seg.tile, lo, seg.whole(), o, acc, C, M, N, ldc,
-                                           alpha, beta, vec_c);
+            if (STAGED_C && seg.whole() && seg.end == n)
+                gemm_store_staged<BM, BN, NT, TN>(
+                    stages, C, M, N, ldc, (int)(seg.tile / w.tiles_n) * BM,
+                    (int)(seg.tile % w.tiles_n) * BN, o, acc, alpha, beta);
+            else
+                gemm_segment_store<BM, BN, TN>(w, seg.tile, lo, seg.whole(), o, acc, C, M, N, ldc,
+                                               alpha, beta, vec_c);
             gemm_zero(acc);
         }
     }

@@ -85,13 +85,18 @@ __global__ void sgemm_fixup(gemm_work w, int M, int N, float alpha, float beta, 
 
 /* ---------------------------------------------------------------- the GPU and the table */
 
-/* Each tile's kernel on each feed, a tile a block (data-parallel) or walking (stream-K). */
-static const void* tma_kernel(sgemm_tile t, sgemm_split split) {
+/* Each tile's kernel on each feed, a tile a block (data-parallel) or walking (stream-K); the
+ * TMA's also with C's tile staged, for C's unaligned rows. */
+template <bool STAGED_C>
+static const void* tma_kernel_of(sgemm_tile t, sgemm_split split) {
     const int wide = t == SGEMM_TILE_128x256, walk = split == SGEMM_STREAM_K;
-    return wide   ? walk ? (const void*)gemm_tma<AUTO_TMA_256, true>
-                         : (const void*)gemm_tma<AUTO_TMA_256, false>
-             : walk ? (const void*)gemm_tma<AUTO_TMA_128, true>
-                  : (const void*)gemm_tma<AUTO_TMA_128, false>;
+    return wide   ? walk ? (const void*)gemm_tma<AUTO_TMA_256, true, STAGED_C>
+                         : (const void*)gemm_tma<AUTO_TMA_256, false, STAGED_C>
+             : walk ? (const void*)gemm_tma<AUTO_TMA_128, true, STAGED_C>
+                  : (const void*)gemm_tma<AUTO_TMA_128, false, STAGED_C>;
+}
+static const void* tma_kernel(sgemm_tile t, sgemm_split split) {
+    return tma_kernel_of<false>(t, split);
 }
 static const void* async_kernel(sgemm_tile t, sgemm_split split) {
     const int wide = t == SGEMM_TILE_128x256, walk = split == SGEMM_STREAM_K;
@@ -123,13 +128,15 @@ course_variant sgemm_auto_kernel(sgemm_tile tile, sgemm_split split, int tma) {
  * time would leave the GPU waiting on the host at the small shapes. */
 enum { CHOICES_KEPT = 16 };
 typedef struct {
-    int M, N, K, cp_async;
+    int M, N, K;
+    const sgemm_gpu* gpu;
     sgemm_choice choice;
 } kept_choice;
 
 static struct {
     int ready, table_ready;
-    sgemm_gpu gpu, gpu_async; /* the facts for the feed in use, and for cp.async's */
+    sgemm_gpu gpu, gpu_async, gpu_staged; /* the facts for the feed in use, for cp.async's, and
+                                           * for the feed in use with C's tile staged */
     sgemm_table table;
     kept_choice kept[CHOICES_KEPT]; /* the last shapes' choices, the oldest replaced first */
     int n_kept, next_kept;
@@ -192,6 +199,7 @@ void sgemm_auto_configure(void) {
     CUDA_CHECK(cudaDeviceGetAttribute(&S.gpu.sms, cudaDevAttrMultiProcessorCount, dev));
     S.gpu_async = S.gpu;
     S.gpu.tma = tma_here(dev);
+    S.gpu_staged = S.gpu;
     for (int t = 0; t < SGEMM_TILES; ++t)
         for (int split = 0; split < 2; ++split) {
             const sgemm_tile tile = (sgemm_tile)t;
@@ -200,6 +208,9 @@ void sgemm_auto_configure(void) {
             *async_n = blocks_per_sm(dev, async_kernel(tile, sp), async_bytes(tile));
             S.gpu.blocks_per_sm[t][split] =
                 S.gpu.tma ? blocks_per_sm(dev, tma_kernel(tile, sp), tma_bytes(tile)) : *async_n;
+            S.gpu_staged.blocks_per_sm[t][split] =
+                S.gpu.tma ? blocks_per_sm(dev, tma_kernel_of<true>(tile, sp), tma_bytes(tile))
+                          : *async_n;
         }
     S.ready = 1;
 }
@@ -215,15 +226,19 @@ const sgemm_table* sgemm_auto_table(void) {
     return &S.table;
 }
 
-static sgemm_choice table_choice(const gemm_call* c, int cp_async) {
+/* The facts of the kernels a call runs: cp.async's where asked, the staged TMA kernels' for C's
+ * unaligned rows (sgemm_auto_run). */
+static const sgemm_gpu* gpu_for(const gemm_call* c, int cp_async) {
+    return cp_async ? &S.gpu_async : S.gpu.tma && !sgemm_c_vec(c) ? &S.gpu_staged : &S.gpu;
+}
+
+static sgemm_choice table_choice(const gemm_call* c, const sgemm_gpu* g) {
     for (int i = 0; i < S.n_kept; ++i) {
         const kept_choice* k = &S.kept[i];
-        if (k->M == c->M && k->N == c->N && k->K == c->K && k->cp_async == cp_async)
-            return k->choice;
+        if (k->M == c->M && k->N == c->N && k->K == c->K && k->gpu == g) return k->choice;
     }
-    const kept_choice k = {
-        c->M, c->N, c->K, cp_async,
-        sgemm_table_choice(sgemm_auto_table(), cp_async ? &S.gpu_async : &S.gpu, c->M, c->N, c->K)};
+    const kept_choice k = {c->M, c->N, c->K, g,
+                           sgemm_table_choice(sgemm_auto_table(), g, c->M, c->N, c->K)};
     S.kept[S.next_kept] = k;
     S.next_kept = (S.next_kept + 1) % CHOICES_KEPT;
     if (S.n_kept < CHOICES_KEPT) ++S.n_kept;
@@ -248,8 +263,8 @@ static void require_valid(const gemm_call* c) {
 sgemm_plan sgemm_auto_plan(const gemm_call* c, const sgemm_choice* forced, int cp_async) {
     sgemm_auto_configure();
     require_valid(c);
-    const sgemm_gpu* g = cp_async ? &S.gpu_async : &S.gpu;
-    const sgemm_choice choice = forced ? *forced : table_choice(c, cp_async);
+    const sgemm_gpu* g = gpu_for(c, cp_async);
+    const sgemm_choice choice = forced ? *forced : table_choice(c, g);
     sgemm_plan p = sgemm_plan_for(c->M, c->N, c->K, c->lda, c->ldb, (uintptr_t)c->A,
                                   (uintptr_t)c->B, g, choice);
     /* alpha = 0: C = beta C, A and B not read (as in BLAS: an Inf in them does not reach C) */
@@ -321,13 +336,20 @@ void sgemm_auto_run(const gemm_call* c, const sgemm_plan* p) {
     gemm_work w = p->work;
     w.partial = (float*)(ws + at_partial);
     const int wide = p->choice.tile == SGEMM_TILE_128x256;
-    if (p->tma) {
+    if (p->tma && sgemm_c_vec(c)) {
         if (w.sk_blocks)
             wide ? run_tma<AUTO_TMA_256, true>(c, A, p->lda, B, p->ldb, w)
                  : run_tma<AUTO_TMA_128, true>(c, A, p->lda, B, p->ldb, w);
         else
             wide ? run_tma<AUTO_TMA_256, false>(c, A, p->lda, B, p->ldb, w)
                  : run_tma<AUTO_TMA_128, false>(c, A, p->lda, B, p->ldb, w);
+    } else if (p->tma) {
+        if (w.sk_blocks)
+            wide ? run_tma<AUTO_TMA_256, true, true>(c, A, p->lda, B, p->ldb, w)
+                 : run_tma<AUTO_TMA_128, true, true>(c, A, p->lda, B, p->ldb, w);
+        else
+            wide ? run_tma<AUTO_TMA_256, false, true>(c, A, p->lda, B, p->ldb, w)
+                 : run_tma<AUTO_TMA_128, false, true>(c, A, p->lda, B, p->ldb, w);
     } else {
         if (w.sk_blocks)
             wide ? run_async<AUTO_ASYNC_256, true>(c, A, p->lda, B, p->ldb, p->vec, w)

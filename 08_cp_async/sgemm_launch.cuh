@@ -36,9 +36,10 @@ static void run_async(const gemm_call* c, const float* A, int lda, const float* 
 }
 
 /* A tensor map per operand: A's box BK x BM floats in the 128B swizzle, B's BN x BK as it is,
- * zeros past the edges. A and B must be TMA-mappable (sgemm_rows_aligned) and K > 0. */
+ * zeros past the edges. A and B must be TMA-mappable (sgemm_rows_aligned) and K > 0. STAGED_C:
+ * for C's unaligned rows (gemm_tma). */
 template <int BM, int BN, int NT, int LANES_M, int TN, int STAGES, int INTERLEAVE,
-          bool WALK = false>
+          bool WALK = false, bool STAGED_C = false>
 static void run_tma(const gemm_call* c, const float* A, int lda, const float* B, int ldb,
                     const gemm_work& w) {
     CUtensorMap a, b;
@@ -46,7 +47,7 @@ static void run_tma(const gemm_call* c, const float* A, int lda, const float* B,
                          CU_TENSOR_MAP_SWIZZLE_128B);
     course_tma_map_2d_ld(&b, B, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, c->K, c->N, ldb, TMA_BK, BN,
                          CU_TENSOR_MAP_SWIZZLE_NONE);
-    gemm_tma<BM, BN, NT, LANES_M, TN, STAGES, INTERLEAVE, WALK>
+    gemm_tma<BM, BN, NT, LANES_M, TN, STAGES, INTERLEAVE, WALK, STAGED_C>
         <<<sgemm_grid(w, WALK), NT, tma_smem_bytes(BM, BN, STAGES)>>>(
             a, b, c->M, c->N, c->alpha, c->beta, c->C, c->ldc, sgemm_c_vec(c), w);
 }
