@@ -82,8 +82,9 @@ int gemm_run_bench_at(const char* program, const course_variants* t, const cours
     const int rounds = a->reps >= ROUNDS_FROM ? ROUNDS : 1;
     printf("\nbenchmark: median of up to %ld repetitions after %d warm-ups (fewer for a kernel "
            "whose warm-up says %d ms would not hold them, at least 3), in %d round%s that take "
-           "the variants in turn; alpha = 1, beta = 0; GFLOP/s = 2 M N K / time\n",
-           a->reps, WARMUP, TIME_BUDGET_MS, rounds, rounds > 1 ? "s" : "");
+           "the variants in turn (one for a variant given fewer than %d repetitions); alpha = 1, "
+           "beta = 0; GFLOP/s = 2 M N K / time\n",
+           a->reps, WARMUP, TIME_BUDGET_MS, rounds, rounds > 1 ? "s" : "", (int)ROUNDS_FROM);
     bench_turns* turn = (bench_turns*)malloc((size_t)(t->n > 0 ? t->n : 1) * sizeof *turn);
     if (!turn) die("out of host memory");
     for (int k = 0; k < n_shapes; ++k) {
