@@ -45,9 +45,14 @@ static const void* auto_async_kernel() {
                                    reference_schedule, WALK>;
 }
 static int auto_threads(sgemm_tile t) {
-    return t == SGEMM_TILE_128x128_128T ? auto_tile<SGEMM_TILE_128x128_128T>::NT
-                                        : auto_tile<SGEMM_TILE_128x128>::NT;
+    return t == SGEMM_TILE_128x256        ? auto_tile<SGEMM_TILE_128x256>::NT
+           : t == SGEMM_TILE_128x128_128T ? auto_tile<SGEMM_TILE_128x128_128T>::NT
+                                          : auto_tile<SGEMM_TILE_128x128>::NT;
 }
+static_assert(auto_tile<SGEMM_TILE_128x128>::BN == 128 &&
+                  auto_tile<SGEMM_TILE_128x256>::BN == 256 &&
+                  auto_tile<SGEMM_TILE_128x128_128T>::BN == 128,
+              "the traits' columns are sgemm_tile_bn's");
 
 /* A rows x cols matrix (rows ld apart) into dst, rows ld_dst apart (a multiple of 4), the columns
  * from cols to ld_dst zero: whole float4 stores, 16-byte aligned. */
@@ -164,9 +169,9 @@ course_variant sgemm_auto_kernel(sgemm_tile tile, sgemm_split split, int tma) {
     return v;
 }
 
-/* The table's choice for a shape asked before. Scaling the table's 1372 rows takes the host tens
- * of microseconds, as long as the GPU takes over a 1024^3 product: a call that chose afresh each
- * time would leave the GPU waiting on the host at the small shapes. */
+/* The table's choice for a shape asked before. Scaling the table's rows (1372 for four choices)
+ * takes the host tens of microseconds, as long as the GPU takes over a 1024^3 product: a call that
+ * chose afresh each time would leave the GPU waiting on the host at the small shapes. */
 enum { CHOICES_KEPT = 16 };
 typedef struct {
     int M, N, K;

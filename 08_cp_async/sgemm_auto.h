@@ -2,8 +2,9 @@
  * like a library GEMM (row-major, any M, N, K >= 0, any leading dimension and base) and picks how
  * from the shape:
  *   - the tile (128 x 128 on 256 or 128 threads, or 128 x 256) and the split (data-parallel or
- * stream-K) from a table of times measured on a GPU (sgemm_tune re-measures it on yours): at the
- * table's nearest shape, each choice's time scaled by its busiest SM's work here against there;
+ *     stream-K) from a table of times measured on a GPU (sgemm_tune re-measures it on yours): at
+ *     the table's nearest shape, each choice's time scaled by its busiest SM's work here against
+ *     there;
  *   - the feed: the TMA where the GPU has one (sm_90), else cp.async;
  *   - the blocks: the tiles against the SMs (gemm_work.h), stream-K's shared tiles summed by a
  *     fixup kernel;

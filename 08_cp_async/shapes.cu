@@ -152,10 +152,10 @@ static int sweep_shapes(const course_args* a, sweep_shape* out) {
 /* ---------------------------------------------------------------- the lesson */
 
 /* What auto plans on an H200 (132 SMs; blocks an SM, the occupancy API's: 2 of 128 x 128 a tile a
- * block, 1 walking, 1 of 128 x 256 either way), from the built-in table, for dense matrices from
- * 16-byte aligned allocations. */
+ * block, 1 walking, 1 of 128 x 256 either way, 2 of 128 x 128 on 128 threads either way), from the
+ * built-in table, for dense matrices from 16-byte aligned allocations. */
 static sgemm_gpu h200(void) {
-    sgemm_gpu g = {132, 1, {{2, 1}, {1, 1}}};
+    sgemm_gpu g = {132, 1, {{2, 1}, {1, 1}, {2, 2}}};
     return g;
 }
 
@@ -167,7 +167,7 @@ void shapes_print_lesson(const course_variants* t) {
         die("the built-in table: %s", why);
     const sgemm_gpu g = h200();
     printf("\nWhat auto plans on an H200 (132 SMs; blocks an SM: 128 x 128 2 data-parallel, 1 "
-           "stream-K; 128 x 256 1), dense matrices:\n");
+           "stream-K; 128 x 256 1; 128 x 128 on 128 threads 2), dense matrices:\n");
     for (int i = 0; i < N_SWEEP; ++i) {
         const gemm_shape s = SWEEP[i].s;
         const sgemm_choice c = sgemm_table_choice(&table, &g, s.M, s.N, s.K);

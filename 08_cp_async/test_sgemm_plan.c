@@ -120,10 +120,13 @@ static void test_packing(void) {
            "a tile that does not fit: the other one (tile %d, slots %d)", (int)p.choice.tile,
            p.slots);
     const sgemm_choice narrow = {SGEMM_TILE_128x128_128T, SGEMM_DATA_PARALLEL};
-    p = sgemm_plan_for(1031, 1031, 1031, 1031, 1031, 0, 0, &g, narrow);
-    EXPECT(p.bm == 128 && p.bn == 128 && p.tiles == 81 && p.slots == 2 * 132,
-           "1031^3 on 128 x 128, 128 threads: 81 tiles on its 2 blocks an SM (%d tiles, %d slots)",
-           p.tiles, p.slots);
+    const sgemm_gpu three = {132, 1, {{2, 1}, {1, 1}, {3, 3}}}; /* the third tile's own count */
+    p = sgemm_plan_for(1031, 1031, 1031, 1031, 1031, 0, 0, &three, narrow);
+    EXPECT(p.choice.tile == SGEMM_TILE_128x128_128T && p.bm == 128 && p.bn == 128 &&
+               p.tiles == 81 && p.slots == 3 * 132,
+           "1031^3 on 128 x 128, 128 threads: 81 tiles on its own 3 blocks an SM (tile %d, %d "
+           "tiles, %d slots)",
+           (int)p.choice.tile, p.tiles, p.slots);
     p = sgemm_plan_for(0, 5, 5, 5, 5, 0, 0, &g, c);
     EXPECT(p.nothing && !p.scale_only, "M = 0: nothing");
     p = sgemm_plan_for(5, 5, 0, 1, 5, 0, 0, &g, c);
@@ -212,6 +215,17 @@ static void test_table(void) {
     const sgemm_gpu no_wide = {132, 1, {{2, 1}, {0, 0}, {2, 2}}};
     c = sgemm_table_choice(&t, &no_wide, 1000, 1100, 900);
     EXPECT(c.tile == SGEMM_TILE_128x128, "a tile that does not fit is not chosen");
+    /* the third tile where its row is the fastest: data-parallel at 0.050, stream-K within 1% */
+    static const char THIRD[] = "M,N,K,tile,split,busiest,median_ms\n"
+                                "1024,1024,1024,128x128,sk,16,0.060\n"
+                                "1024,1024,1024,128x128_128t,dp,32,0.050\n"
+                                "1024,1024,1024,128x128_128t,sk,16,0.0504\n";
+    static sgemm_table third_t;
+    EXPECT(!sgemm_table_parse(THIRD, &third_t, why, sizeof why), "the third tile's table: %s", why);
+    c = sgemm_table_choice(&third_t, &g, 1024, 1024, 1024);
+    EXPECT(c.tile == SGEMM_TILE_128x128_128T && c.split == SGEMM_STREAM_K,
+           "the third tile's row the fastest: taken, stream-K within 1%% (tile %d, split %d)",
+           (int)c.tile, (int)c.split);
     c = sgemm_table_choice(&t, &g, 7001, 6000, 9000);
     EXPECT(c.tile == SGEMM_TILE_128x256 && c.split == SGEMM_STREAM_K, "nearest: 8192^3's only row");
     EXPECT(sgemm_table_parse("M,N,K,tile,busiest,median_ms\n", &t, why, sizeof why),
