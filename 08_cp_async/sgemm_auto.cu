@@ -11,15 +11,48 @@
 
 /* ---------------------------------------------------------------- the kernels it launches */
 
-/* The kernels of each tile, fed by the TMA or by cp.async (their template arguments): 128 x 128
- * on chapter 06's geometry, 256 threads of 8 x 8 a lane (the variants tma_3 and async_3_swizzled:
- * twice the warps of cuBLAS's 128-thread geometry on a tile, which pays where there are few
- * tiles), 128 x 256 on 256 threads of 8 x 16 a lane (tma_wide_256). */
-#define AUTO_TMA_128   128, 128, 256, 4, 8, 3, 0
-#define AUTO_TMA_256   128, 256, 256, 8, 16, 3, 1
-#define AUTO_ASYNC_128 128, 128, 8, 256, 4, 8, 3, ASYNC_A_SWIZZLED, reference_schedule
-#define AUTO_ASYNC_256 128, 256, 8, 256, 8, 16, 3, ASYNC_A_SWIZZLED, reference_schedule
-enum { AUTO_THREADS = 256 };
+/* Each tile's geometry, for the TMA's kernel and cp.async's alike: 128 x 128 on chapter 06's, 256
+ * threads of 8 x 8 a lane (the variants tma_3 and async_3_swizzled: twice the warps of cuBLAS's
+ * 128-thread geometry on a tile, which pays where there are few tiles), 128 x 256 on 256 threads
+ * of 8 x 16 a lane (tma_wide_256), 128 x 128 on 128 threads of 8 x 16 a lane (cuBLAS's geometry:
+ * tma_wide_3 and wide_3_swizzled).
+ * INTERLEAVE is the TMA kernel's (the cp.async one keeps a lane's rows 4 apart). Every tile is 3
+ * stages deep, BK = 32 on the TMA and 8 on cp.async, A through the 128B swizzle. */
+template <int TILE>
+struct auto_tile;
+template <>
+struct auto_tile<SGEMM_TILE_128x128> {
+    static constexpr int BN = 128, NT = 256, LANES_M = 4, TN = 8, INTERLEAVE = 0;
+};
+template <>
+struct auto_tile<SGEMM_TILE_128x256> {
+    static constexpr int BN = 256, NT = 256, LANES_M = 8, TN = 16, INTERLEAVE = 1;
+};
+template <>
+struct auto_tile<SGEMM_TILE_128x128_128T> {
+    static constexpr int BN = 128, NT = 128, LANES_M = 8, TN = 16, INTERLEAVE = 1;
+};
+template <int TILE, bool WALK, bool STAGED_C>
+static const void* auto_tma_kernel() {
+    typedef auto_tile<TILE> T;
+    return (const void*)
+        gemm_tma<128, T::BN, T::NT, T::LANES_M, T::TN, 3, T::INTERLEAVE, WALK, STAGED_C>;
+}
+template <int TILE, bool WALK>
+static const void* auto_async_kernel() {
+    typedef auto_tile<TILE> T;
+    return (const void*)gemm_async<128, T::BN, 8, T::NT, T::LANES_M, T::TN, 3, ASYNC_A_SWIZZLED,
+                                   reference_schedule, WALK>;
+}
+static int auto_threads(sgemm_tile t) {
+    return t == SGEMM_TILE_128x256        ? auto_tile<SGEMM_TILE_128x256>::NT
+           : t == SGEMM_TILE_128x128_128T ? auto_tile<SGEMM_TILE_128x128_128T>::NT
+                                          : auto_tile<SGEMM_TILE_128x128>::NT;
+}
+static_assert(auto_tile<SGEMM_TILE_128x128>::BN == 128 &&
+                  auto_tile<SGEMM_TILE_128x256>::BN == 256 &&
+                  auto_tile<SGEMM_TILE_128x128_128T>::BN == 128,
+              "the traits' columns are sgemm_tile_bn's");
 
 /* A rows x cols matrix (rows ld apart) into dst, rows ld_dst apart (a multiple of 4), the columns
  * from cols to ld_dst zero: whole float4 stores, 16-byte aligned. */
@@ -58,28 +91,34 @@ __global__ void sgemm_scale(float* C, int M, int N, int ldc, float beta) {
             C[(size_t)r * ldc + c] = beta == 0.0f ? 0.0f : beta * C[(size_t)r * ldc + c];
 }
 
-/* The stream-K tiles' sum: tile w.whole + blockIdx.y, four elements a thread; the blocks that
- * shared it added in a fixed order (the result does not depend on which block ran first). A
- * tile that one block covered whole is already in C. */
+/* The stream-K tiles' sum: tile w.whole + blockIdx.y, FIXUP_THREADS x FIXUP_PASSES elements a
+ * block, the blocks that shared it added in a fixed order (the result does not depend on which
+ * block ran first). A tile that one block covered whole is already in C. A warp takes 32
+ * consecutive elements a pass, which lie in one row of the tile (BN a multiple of 32): one
+ * contiguous run of each part and of C, whatever ldc is, where four elements a thread made each
+ * of a warp's stores span 512 bytes of a row, every sector written by four instructions. */
+enum { FIXUP_THREADS = 256, FIXUP_PASSES = 4 };
 template <int BM, int BN>
-__global__ void sgemm_fixup(gemm_work w, int M, int N, float alpha, float beta, float* C, int ldc) {
+__global__ void __launch_bounds__(FIXUP_THREADS)
+    sgemm_fixup(gemm_work w, int M, int N, float alpha, float beta, float* C, int ldc) {
+    static_assert(BM * BN % (FIXUP_THREADS * FIXUP_PASSES) == 0 && BN % 32 == 0,
+                  "whole blocks of the tile, a warp's run in one row");
     const int tile = w.whole + (int)blockIdx.y;
     const int first = gemm_work_block_of(&w, (long long)tile * w.slices),
               last = gemm_work_block_of(&w, (long long)(tile + 1) * w.slices - 1);
-    const int e = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
-    if (first == last || e >= BM * BN) return;
-    const int r = tile / w.tiles_n * BM + e / BN, c0 = tile % w.tiles_n * BN + e % BN;
-    if (r >= M || c0 >= N) return;
-    float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    if (first == last) return;
+    const int e0 = blockIdx.x * FIXUP_THREADS * FIXUP_PASSES + threadIdx.x;
+    float sum[FIXUP_PASSES] = {};
     for (int b = first; b <= last; ++b) {
-        const float4 v =
-            *(const float4*)&w.partial[(size_t)gemm_work_slot(&w, b, tile) * BM * BN + e];
-        sum.x += v.x, sum.y += v.y, sum.z += v.z, sum.w += v.w;
+        const float* part = w.partial + (size_t)gemm_work_slot(&w, b, tile) * BM * BN;
+#pragma unroll
+        for (int k = 0; k < FIXUP_PASSES; ++k) sum[k] += part[e0 + k * FIXUP_THREADS];
     }
-    const float s[4] = {sum.x, sum.y, sum.z, sum.w};
-    for (int j = 0; j < 4 && c0 + j < N; ++j) {
-        float* out = &C[(size_t)r * ldc + c0 + j];
-        *out = beta == 0.0f ? alpha * s[j] : alpha * s[j] + beta * *out;
+    const int r0 = tile / w.tiles_n * BM, c0 = tile % w.tiles_n * BN;
+#pragma unroll
+    for (int k = 0; k < FIXUP_PASSES; ++k) {
+        const int e = e0 + k * FIXUP_THREADS, r = r0 + e / BN, c = c0 + e % BN;
+        if (r < M && c < N) gemm_store(C, (size_t)r * ldc + c, sum[k], alpha, beta);
     }
 }
 
@@ -87,29 +126,36 @@ __global__ void sgemm_fixup(gemm_work w, int M, int N, float alpha, float beta, 
 
 /* Each tile's kernel on each feed, a tile a block (data-parallel) or walking (stream-K); the
  * TMA's also with C's tile staged, for C's unaligned rows. */
-template <bool STAGED_C>
-static const void* tma_kernel_of(sgemm_tile t, sgemm_split split) {
-    const int wide = t == SGEMM_TILE_128x256, walk = split == SGEMM_STREAM_K;
-    return wide   ? walk ? (const void*)gemm_tma<AUTO_TMA_256, true, STAGED_C>
-                         : (const void*)gemm_tma<AUTO_TMA_256, false, STAGED_C>
-             : walk ? (const void*)gemm_tma<AUTO_TMA_128, true, STAGED_C>
-                  : (const void*)gemm_tma<AUTO_TMA_128, false, STAGED_C>;
+template <bool WALK, bool STAGED_C>
+static const void* tma_kernel_at(sgemm_tile t) {
+    return t == SGEMM_TILE_128x256 ? auto_tma_kernel<SGEMM_TILE_128x256, WALK, STAGED_C>()
+           : t == SGEMM_TILE_128x128_128T
+               ? auto_tma_kernel<SGEMM_TILE_128x128_128T, WALK, STAGED_C>()
+               : auto_tma_kernel<SGEMM_TILE_128x128, WALK, STAGED_C>();
+}
+static const void* tma_kernel_of(sgemm_tile t, sgemm_split split, bool staged_c) {
+    const bool walk = split == SGEMM_STREAM_K;
+    return walk       ? staged_c ? tma_kernel_at<true, true>(t) : tma_kernel_at<true, false>(t)
+                 : staged_c ? tma_kernel_at<false, true>(t)
+                      : tma_kernel_at<false, false>(t);
 }
 static const void* tma_kernel(sgemm_tile t, sgemm_split split) {
-    return tma_kernel_of<false>(t, split);
+    return tma_kernel_of(t, split, false);
+}
+template <bool WALK>
+static const void* async_kernel_at(sgemm_tile t) {
+    return t == SGEMM_TILE_128x256        ? auto_async_kernel<SGEMM_TILE_128x256, WALK>()
+           : t == SGEMM_TILE_128x128_128T ? auto_async_kernel<SGEMM_TILE_128x128_128T, WALK>()
+                                          : auto_async_kernel<SGEMM_TILE_128x128, WALK>();
 }
 static const void* async_kernel(sgemm_tile t, sgemm_split split) {
-    const int wide = t == SGEMM_TILE_128x256, walk = split == SGEMM_STREAM_K;
-    return wide   ? walk ? (const void*)gemm_async<AUTO_ASYNC_256, true>
-                         : (const void*)gemm_async<AUTO_ASYNC_256, false>
-             : walk ? (const void*)gemm_async<AUTO_ASYNC_128, true>
-                  : (const void*)gemm_async<AUTO_ASYNC_128, false>;
+    return split == SGEMM_STREAM_K ? async_kernel_at<true>(t) : async_kernel_at<false>(t);
 }
 static int tma_bytes(sgemm_tile t) {
-    return tma_smem_bytes(128, t == SGEMM_TILE_128x256 ? 256 : 128, 3);
+    return tma_smem_bytes(128, sgemm_tile_bn(t), 3);
 }
 static int async_bytes(sgemm_tile t) {
-    return async_smem_bytes(ASYNC_A_SWIZZLED, 128, t == SGEMM_TILE_128x256 ? 256 : 128, 8, 3);
+    return async_smem_bytes(ASYNC_A_SWIZZLED, 128, sgemm_tile_bn(t), 8, 3);
 }
 
 course_variant sgemm_auto_kernel(sgemm_tile tile, sgemm_split split, int tma) {
@@ -119,13 +165,13 @@ course_variant sgemm_auto_kernel(sgemm_tile tile, sgemm_split split, int tma) {
     v.needs.arch = tma ? 90 : 80;
     v.needs.feature = tma ? "the TMA" : "cp.async";
     v.needs.dynamic_smem = (size_t)(tma ? tma_bytes(tile) : async_bytes(tile));
-    v.needs.threads = AUTO_THREADS;
+    v.needs.threads = auto_threads(tile);
     return v;
 }
 
-/* The table's choice for a shape asked before. Scaling the table's 1372 rows takes the host tens
- * of microseconds, as long as the GPU takes over a 1024^3 product: a call that chose afresh each
- * time would leave the GPU waiting on the host at the small shapes. */
+/* The table's choice for a shape asked before. Scaling the table's rows (1372 for four choices)
+ * takes the host tens of microseconds, as long as the GPU takes over a 1024^3 product: a call that
+ * chose afresh each time would leave the GPU waiting on the host at the small shapes. */
 enum { CHOICES_KEPT = 16 };
 typedef struct {
     int M, N, K;
@@ -181,14 +227,14 @@ static void load_table(void) {
 
 /* How many blocks of a kernel fit on an SM, its shared memory granted; 0 where a block needs more
  * than the GPU gives one (the plan then takes the other tile). */
-static int blocks_per_sm(int dev, const void* kernel, int bytes) {
+static int blocks_per_sm(int dev, const void* kernel, int threads, int bytes) {
     int most, n = 0;
     cudaFuncAttributes a;
     CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     CUDA_CHECK(cudaFuncGetAttributes(&a, kernel));
     if (bytes + (int)a.sharedSizeBytes > most) return 0;
     CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, AUTO_THREADS, bytes));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads, bytes));
     return n;
 }
 
@@ -205,11 +251,13 @@ void sgemm_auto_configure(void) {
             const sgemm_tile tile = (sgemm_tile)t;
             const sgemm_split sp = (sgemm_split)split;
             int* async_n = &S.gpu_async.blocks_per_sm[t][split];
-            *async_n = blocks_per_sm(dev, async_kernel(tile, sp), async_bytes(tile));
+            const int nt = auto_threads(tile);
+            *async_n = blocks_per_sm(dev, async_kernel(tile, sp), nt, async_bytes(tile));
             S.gpu.blocks_per_sm[t][split] =
-                S.gpu.tma ? blocks_per_sm(dev, tma_kernel(tile, sp), tma_bytes(tile)) : *async_n;
+                S.gpu.tma ? blocks_per_sm(dev, tma_kernel(tile, sp), nt, tma_bytes(tile))
+                          : *async_n;
             S.gpu_staged.blocks_per_sm[t][split] =
-                S.gpu.tma ? blocks_per_sm(dev, tma_kernel_of<true>(tile, sp), tma_bytes(tile))
+                S.gpu.tma ? blocks_per_sm(dev, tma_kernel_of(tile, sp, true), nt, tma_bytes(tile))
                           : *async_n;
         }
     S.ready = 1;
@@ -322,6 +370,38 @@ static void pack_operands(const gemm_call* c, const sgemm_plan* p, char* ws, con
     CUDA_CHECK(cudaGetLastError());
 }
 
+/* The plan's kernel on its tile: the TMA's (C staged where its rows are unaligned) or cp.async's,
+ * walking where the plan has stream-K blocks, then their fixup. */
+template <int TILE>
+static void run_tile(const gemm_call* c, const sgemm_plan* p, const float* A, const float* B,
+                     const gemm_work& w) {
+    typedef auto_tile<TILE> T;
+    const bool walk = w.sk_blocks > 0, staged = !sgemm_c_vec(c);
+#define AUTO_TMA(WALK, STAGED)                                                                     \
+    run_tma<128, T::BN, T::NT, T::LANES_M, T::TN, 3, T::INTERLEAVE, WALK, STAGED>(c, A, p->lda, B, \
+                                                                                  p->ldb, w)
+#define AUTO_ASYNC(WALK)                                                                           \
+    run_async<128, T::BN, 8, T::NT, T::LANES_M, T::TN, 3, ASYNC_A_SWIZZLED, reference_schedule,    \
+              WALK>(c, A, p->lda, B, p->ldb, p->vec, w)
+    if (p->tma) {
+        if (walk)
+            staged ? AUTO_TMA(true, true) : AUTO_TMA(true, false);
+        else
+            staged ? AUTO_TMA(false, true) : AUTO_TMA(false, false);
+    } else {
+        walk ? AUTO_ASYNC(true) : AUTO_ASYNC(false);
+    }
+#undef AUTO_TMA
+#undef AUTO_ASYNC
+    CUDA_CHECK(cudaGetLastError());
+    if (walk) {
+        sgemm_fixup<128, T::BN>
+            <<<dim3(128 * T::BN / (FIXUP_THREADS * FIXUP_PASSES), p->sk_tiles), FIXUP_THREADS>>>(
+                w, c->M, c->N, c->alpha, c->beta, c->C, c->ldc);
+        CUDA_CHECK(cudaGetLastError());
+    }
+}
+
 void sgemm_auto_run(const gemm_call* c, const sgemm_plan* p) {
     if (p->nothing) return;
     if (p->scale_only) {
@@ -335,38 +415,15 @@ void sgemm_auto_run(const gemm_call* c, const sgemm_plan* p) {
     pack_operands(c, p, ws, &A, &B);
     gemm_work w = p->work;
     w.partial = (float*)(ws + at_partial);
-    const int wide = p->choice.tile == SGEMM_TILE_128x256;
-    if (p->tma && sgemm_c_vec(c)) {
-        if (w.sk_blocks)
-            wide ? run_tma<AUTO_TMA_256, true>(c, A, p->lda, B, p->ldb, w)
-                 : run_tma<AUTO_TMA_128, true>(c, A, p->lda, B, p->ldb, w);
-        else
-            wide ? run_tma<AUTO_TMA_256, false>(c, A, p->lda, B, p->ldb, w)
-                 : run_tma<AUTO_TMA_128, false>(c, A, p->lda, B, p->ldb, w);
-    } else if (p->tma) {
-        if (w.sk_blocks)
-            wide ? run_tma<AUTO_TMA_256, true, true>(c, A, p->lda, B, p->ldb, w)
-                 : run_tma<AUTO_TMA_128, true, true>(c, A, p->lda, B, p->ldb, w);
-        else
-            wide ? run_tma<AUTO_TMA_256, false, true>(c, A, p->lda, B, p->ldb, w)
-                 : run_tma<AUTO_TMA_128, false, true>(c, A, p->lda, B, p->ldb, w);
-    } else {
-        if (w.sk_blocks)
-            wide ? run_async<AUTO_ASYNC_256, true>(c, A, p->lda, B, p->ldb, p->vec, w)
-                 : run_async<AUTO_ASYNC_128, true>(c, A, p->lda, B, p->ldb, p->vec, w);
-        else
-            wide ? run_async<AUTO_ASYNC_256, false>(c, A, p->lda, B, p->ldb, p->vec, w)
-                 : run_async<AUTO_ASYNC_128, false>(c, A, p->lda, B, p->ldb, p->vec, w);
-    }
-    CUDA_CHECK(cudaGetLastError());
-    if (w.sk_blocks) {
-        const int bn = wide ? 256 : 128;
-        const dim3 grid(128 * bn / 4 / 256, p->sk_tiles);
-        if (wide)
-            sgemm_fixup<128, 256><<<grid, 256>>>(w, c->M, c->N, c->alpha, c->beta, c->C, c->ldc);
-        else
-            sgemm_fixup<128, 128><<<grid, 256>>>(w, c->M, c->N, c->alpha, c->beta, c->C, c->ldc);
-        CUDA_CHECK(cudaGetLastError());
+    switch (p->choice.tile) {
+    case SGEMM_TILE_128x256:
+        run_tile<SGEMM_TILE_128x256>(c, p, A, B, w);
+        break;
+    case SGEMM_TILE_128x128_128T:
+        run_tile<SGEMM_TILE_128x128_128T>(c, p, A, B, w);
+        break;
+    default:
+        run_tile<SGEMM_TILE_128x128>(c, p, A, B, w);
     }
 }
 

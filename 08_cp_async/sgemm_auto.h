@@ -1,9 +1,10 @@
 /* Chapter 08, part 4: one SGEMM for every shape. sgemm_auto(call) computes C = alpha A B + beta C
  * like a library GEMM (row-major, any M, N, K >= 0, any leading dimension and base) and picks how
  * from the shape:
- *   - the tile (128 x 128 or 128 x 256) and the split (data-parallel or stream-K) from a table
- *     of times measured on a GPU (sgemm_tune re-measures it on yours): at the table's nearest
- *     shape, each choice's time scaled by its busiest SM's work here against there;
+ *   - the tile (128 x 128 on 256 or 128 threads, or 128 x 256) and the split (data-parallel or
+ *     stream-K) from a table of times measured on a GPU (sgemm_tune re-measures it on yours): at
+ *     the table's nearest shape, each choice's time scaled by its busiest SM's work here against
+ *     there;
  *   - the feed: the TMA where the GPU has one (sm_90), else cp.async;
  *   - the blocks: the tiles against the SMs (gemm_work.h), stream-K's shared tiles summed by a
  *     fixup kernel;
@@ -23,7 +24,19 @@
 extern "C" {
 #endif
 
-typedef enum { SGEMM_TILE_128x128 = 0, SGEMM_TILE_128x256 = 1, SGEMM_TILES = 2 } sgemm_tile;
+/* The tiles and their threads: 128 x 128 on 256 (chapter 06's geometry), 128 x 256 on 256, and
+ * 128 x 128 on 128 (cuBLAS's geometry, part 2's best fixed kernel tma_wide_3's). */
+typedef enum {
+    SGEMM_TILE_128x128 = 0,
+    SGEMM_TILE_128x256 = 1,
+    SGEMM_TILE_128x128_128T = 2,
+    SGEMM_TILES = 3
+} sgemm_tile;
+
+/* Every tile is 128 rows; its columns: */
+COURSE_HD_INLINE int sgemm_tile_bn(sgemm_tile t) {
+    return t == SGEMM_TILE_128x256 ? 256 : 128;
+}
 typedef enum { SGEMM_DATA_PARALLEL = 0, SGEMM_STREAM_K = 1 } sgemm_split;
 
 typedef struct {
@@ -31,7 +44,7 @@ typedef struct {
     sgemm_split split;
 } sgemm_choice;
 
-/* "128x128", "128x256"; "dp", "sk": the table's and the CSV's words. */
+/* "128x128", "128x256", "128x128_128t"; "dp", "sk": the table's and the CSV's words. */
 const char* sgemm_tile_name(sgemm_tile t);
 const char* sgemm_split_name(sgemm_split s);
 
@@ -50,7 +63,7 @@ typedef struct {
     long long busiest;
 } sgemm_table_row;
 
-enum { SGEMM_TABLE_MAX = 2048 };
+enum { SGEMM_TABLE_MAX = 4096 };
 typedef struct {
     int n;
     sgemm_table_row row[SGEMM_TABLE_MAX];

@@ -7,7 +7,9 @@
 #include <string.h>
 
 const char* sgemm_tile_name(sgemm_tile t) {
-    return t == SGEMM_TILE_128x256 ? "128x256" : "128x128";
+    return t == SGEMM_TILE_128x256        ? "128x256"
+           : t == SGEMM_TILE_128x128_128T ? "128x128_128t"
+                                          : "128x128";
 }
 const char* sgemm_split_name(sgemm_split s) {
     return s == SGEMM_STREAM_K ? "sk" : "dp";
@@ -68,7 +70,9 @@ int sgemm_table_parse(const char* text, sgemm_table* t, char* why, size_t why_le
             }
         sgemm_table_row r;
         r.M = atoi(f[0]), r.N = atoi(f[1]), r.K = atoi(f[2]);
-        const int tile = !strcmp(f[3], "128x128") ? 0 : !strcmp(f[3], "128x256") ? 1 : -1;
+        int tile = -1;
+        for (int k = 0; k < SGEMM_TILES; ++k)
+            if (!strcmp(f[3], sgemm_tile_name((sgemm_tile)k))) tile = k;
         const int split = !strcmp(f[4], "dp") ? 0 : !strcmp(f[4], "sk") ? 1 : -1;
         r.ms = atof(f[5]);
         r.busiest = atoll(f[6]);
@@ -107,7 +111,8 @@ sgemm_choice sgemm_table_choice(const sgemm_table* t, const sgemm_gpu* g, int M,
     const sgemm_table_row* at = &t->row[nearest];
     /* the predicted time of each choice there, by tile and split; INFINITY: not measured, or its
      * tile does not fit on g */
-    double ms[SGEMM_TILES][2] = {{INFINITY, INFINITY}, {INFINITY, INFINITY}};
+    double ms[SGEMM_TILES][2];
+    for (int tile = 0; tile < SGEMM_TILES; ++tile) ms[tile][0] = ms[tile][1] = INFINITY;
     for (int i = 0; i < t->n; ++i) {
         const sgemm_table_row* r = &t->row[i];
         if (r->M != at->M || r->N != at->N || r->K != at->K ||
@@ -166,18 +171,15 @@ sgemm_plan sgemm_plan_for(int M, int N, int K, int lda, int ldb, uintptr_t a, ui
     sgemm_plan p;
     memset(&p, 0, sizeof p);
     /* A tile whose kernel does not fit on this GPU (128 x 256 on the TMA takes 145 KiB of shared
-     * memory, more than sm_86, sm_89 and sm_120 give a block): the other one. */
-    const sgemm_tile other =
-        choice.tile == SGEMM_TILE_128x256 ? SGEMM_TILE_128x128 : SGEMM_TILE_128x256;
-    if (g->blocks_per_sm[choice.tile][choice.split] < 1 &&
-        g->blocks_per_sm[other][choice.split] >= 1)
-        choice.tile = other;
+     * memory, more than sm_86, sm_89 and sm_120 give a block): the first that does. */
+    for (int t = 0; t < SGEMM_TILES && g->blocks_per_sm[choice.tile][choice.split] < 1; ++t)
+        if (g->blocks_per_sm[t][choice.split] >= 1) choice.tile = (sgemm_tile)t;
     p.choice = choice;
     p.nothing = M == 0 || N == 0;
     p.scale_only = !p.nothing && K == 0;
     p.tma = g->tma;
     p.bm = 128;
-    p.bn = choice.tile == SGEMM_TILE_128x256 ? 256 : 128;
+    p.bn = sgemm_tile_bn(choice.tile);
     p.bk = p.tma ? 32 : 8;
     p.lda = lda, p.ldb = ldb;
     p.vec = 1;

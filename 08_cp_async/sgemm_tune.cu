@@ -1,11 +1,11 @@
 /* Chapter 08, part 4: how sgemm_auto's table is made. At each shape of a grid (M, N, K each one of
  * 1024, 1536, 2048, 3072, 4096, 6144, 8192: half steps in log2, 343 shapes) it times every choice
- * (tile 128 x 128 or 128 x 256, data-parallel or stream-K) on this GPU, the choices whose plans
- * are the same timed once, and writes each one's median time and its busiest SM's iterations:
- * what sgemm_table_choice scales to the shapes between (sgemm_auto.h). `chosen` marks what it
- * then picks at the grid's shape itself, for the reader. The CSV it writes is the table:
- * results/h200_sgemm_table.csv is built into the program, and COURSE_SGEMM_TABLE=FILE makes
- * sgemm_auto read another.
+ * (tile 128 x 128, 128 x 256 or 128 x 128 on 128 threads, data-parallel or stream-K) on this GPU,
+ * the choices whose plans are the same timed once, and writes each one's median time and its
+ * busiest SM's iterations: what sgemm_table_choice scales to the shapes between (sgemm_auto.h).
+ * `chosen` marks what it then picks at the grid's shape itself, for the reader. The CSV it writes
+ * is the table: results/h200_sgemm_table.csv is built into the program, and COURSE_SGEMM_TABLE=FILE
+ * makes sgemm_auto read another.
  *
  *   08_sgemm_tune --csv FILE [--reps N]      (N: 1 to 1000, default 5) */
 #include "sgemm_auto_run.h"
@@ -29,7 +29,7 @@ static int usage_error(const char* what) {
 }
 
 static const int SIDES[] = {1024, 1536, 2048, 3072, 4096, 6144, 8192};
-enum { N_SIDES = sizeof SIDES / sizeof SIDES[0], BIGGEST = 8192, N_CHOICES = 4 };
+enum { N_SIDES = sizeof SIDES / sizeof SIDES[0], BIGGEST = 8192, N_CHOICES = 2 * SGEMM_TILES };
 
 static const csv_column COLUMNS[] = {
     {"M", CSV_INT, 0},         {"N", CSV_INT, 0},       {"K", CSV_INT, 0},
@@ -89,9 +89,10 @@ int main(int argc, char** argv) {
     sgemm_auto_configure();
     const sgemm_gpu* g = sgemm_auto_gpu();
     printf("feed: %s; blocks an SM, data-parallel and stream-K: %d and %d (128 x 128), %d and %d "
-           "(128 x 256); %ld repetitions a choice\n",
+           "(128 x 256), %d and %d (128 x 128, 128 threads); %ld repetitions a choice\n",
            g->tma ? "the TMA" : "cp.async", g->blocks_per_sm[0][0], g->blocks_per_sm[0][1],
-           g->blocks_per_sm[1][0], g->blocks_per_sm[1][1], reps);
+           g->blocks_per_sm[1][0], g->blocks_per_sm[1][1], g->blocks_per_sm[2][0],
+           g->blocks_per_sm[2][1], reps);
 
     const size_t n = (size_t)BIGGEST * BIGGEST;
     gemm_shape biggest = {BIGGEST, BIGGEST, BIGGEST};

@@ -49,7 +49,7 @@ static const char* const FIXED[] = {"tma_wide_3", "tma_wide_256", "tma_3", "wide
                                     "ch06_best"};
 enum { N_FIXED = sizeof FIXED / sizeof FIXED[0] };
 
-static shapes_variant VARIANTS[3 + N_FIXED + 8] = {
+static shapes_variant VARIANTS[3 + N_FIXED + 12] = {
     {.g = {.v = {.name = "cublas",
                  .description = "cuBLAS SGEMM, default math mode: the baseline",
                  .baseline = 1},
@@ -79,10 +79,14 @@ course_variants shapes_variants(void) {
         FORCED("auto_128_sk", 0, 1, 0, "128 x 128, stream-K, the TMA"),
         FORCED("auto_256_dp", 1, 0, 0, "128 x 256, data-parallel, the TMA"),
         FORCED("auto_256_sk", 1, 1, 0, "128 x 256, stream-K, the TMA"),
+        FORCED("auto_128t_dp", 2, 0, 0, "128 x 128 on 128 threads, data-parallel, the TMA"),
+        FORCED("auto_128t_sk", 2, 1, 0, "128 x 128 on 128 threads, stream-K, the TMA"),
         FORCED("auto_128_dp_cp", 0, 0, 1, "128 x 128, data-parallel, cp.async"),
         FORCED("auto_128_sk_cp", 0, 1, 1, "128 x 128, stream-K, cp.async"),
         FORCED("auto_256_dp_cp", 1, 0, 1, "128 x 256, data-parallel, cp.async"),
         FORCED("auto_256_sk_cp", 1, 1, 1, "128 x 256, stream-K, cp.async"),
+        FORCED("auto_128t_dp_cp", 2, 0, 1, "128 x 128 on 128 threads, data-parallel, cp.async"),
+        FORCED("auto_128t_sk_cp", 2, 1, 1, "128 x 128 on 128 threads, stream-K, cp.async"),
     };
     for (size_t i = 0; i < sizeof forced / sizeof forced[0]; ++i)
         VARIANTS[n_variants++] = forced[i];
@@ -148,10 +152,10 @@ static int sweep_shapes(const course_args* a, sweep_shape* out) {
 /* ---------------------------------------------------------------- the lesson */
 
 /* What auto plans on an H200 (132 SMs; blocks an SM, the occupancy API's: 2 of 128 x 128 a tile a
- * block, 1 walking, 1 of 128 x 256 either way), from the built-in table, for dense matrices from
- * 16-byte aligned allocations. */
+ * block, 1 walking, 1 of 128 x 256 either way, 2 of 128 x 128 on 128 threads either way), from the
+ * built-in table, for dense matrices from 16-byte aligned allocations. */
 static sgemm_gpu h200(void) {
-    sgemm_gpu g = {132, 1, {{2, 1}, {1, 1}}};
+    sgemm_gpu g = {132, 1, {{2, 1}, {1, 1}, {2, 2}}};
     return g;
 }
 
@@ -163,7 +167,7 @@ void shapes_print_lesson(const course_variants* t) {
         die("the built-in table: %s", why);
     const sgemm_gpu g = h200();
     printf("\nWhat auto plans on an H200 (132 SMs; blocks an SM: 128 x 128 2 data-parallel, 1 "
-           "stream-K; 128 x 256 1), dense matrices:\n");
+           "stream-K; 128 x 256 1; 128 x 128 on 128 threads 2), dense matrices:\n");
     for (int i = 0; i < N_SWEEP; ++i) {
         const gemm_shape s = SWEEP[i].s;
         const sgemm_choice c = sgemm_table_choice(&table, &g, s.M, s.N, s.K);
@@ -350,9 +354,12 @@ int shapes_run(const char* program, const course_args* a, const course_device* d
     const sgemm_table* table = sgemm_auto_table();
     const sgemm_gpu* g = sgemm_auto_gpu();
     printf("auto: %d SMs, the %s feeds the kernels, blocks an SM %d and %d (128 x 128, "
-           "data-parallel and stream-K), %d and %d (128 x 256); its table: %s (%d rows)\n",
+           "data-parallel and stream-K), %d and %d (128 x 256), %d and %d (128 x 128, 128 "
+           "threads); its table: "
+           "%s (%d rows)\n",
            g->sms, g->tma ? "TMA" : "cp.async", g->blocks_per_sm[0][0], g->blocks_per_sm[0][1],
-           g->blocks_per_sm[1][0], g->blocks_per_sm[1][1], table->source, table->n);
+           g->blocks_per_sm[1][0], g->blocks_per_sm[1][1], g->blocks_per_sm[2][0],
+           g->blocks_per_sm[2][1], table->source, table->n);
     shapes_variant* all = (shapes_variant*)malloc((running->n + 1) * sizeof *all);
     if (!all) die("out of host memory");
     int n_all = 0, n_timed = 0;

@@ -64,11 +64,11 @@ static void check_division(const sgemm_plan* p, const char* what) {
 }
 
 static sgemm_gpu h200(void) {
-    const sgemm_gpu g = {132, 1, {{2, 1}, {1, 1}}};
+    const sgemm_gpu g = {132, 1, {{2, 1}, {1, 1}, {2, 2}}};
     return g;
 }
 static sgemm_gpu a100(void) { /* cp.async, 108 SMs (the occupancy API's blocks: a guess) */
-    const sgemm_gpu g = {108, 0, {{3, 2}, {2, 2}}};
+    const sgemm_gpu g = {108, 0, {{3, 2}, {2, 2}, {2, 2}}};
     return g;
 }
 
@@ -77,7 +77,7 @@ static void test_divisions(void) {
     const int sides[] = {1, 7, 100, 128, 129, 1000, 1024, 1031, 2047, 3001, 4096, 4097, 8192};
     const int n = sizeof sides / sizeof sides[0];
     for (int gi = 0; gi < 2; ++gi)
-        for (int c = 0; c < 4; ++c) {
+        for (int c = 0; c < 2 * SGEMM_TILES; ++c) {
             const sgemm_choice choice = {(sgemm_tile)(c / 2), (sgemm_split)(c % 2)};
             for (int i = 0; i < n; ++i)
                 for (int j = 0; j < n; j += 3)
@@ -112,12 +112,21 @@ static void test_packing(void) {
     EXPECT(p.pack_a && !p.pack_b, "cp.async's 16-byte copies need K a multiple of 4: A packed");
     p = sgemm_plan_for(512, 512, 512, 512, 512, 4, 0, &g, c);
     EXPECT(p.pack_a && !p.pack_b, "A's base 4 bytes off: packed");
-    const sgemm_gpu small_smem = {170, 1, {{1, 1}, {0, 0}}}; /* 128 x 256 on the TMA: no fit */
+    const sgemm_gpu small_smem = {
+        170, 1, {{1, 1}, {0, 0}, {2, 2}}}; /* 128 x 256 on the TMA: no fit */
     const sgemm_choice wide = {SGEMM_TILE_128x256, SGEMM_DATA_PARALLEL};
     p = sgemm_plan_for(4096, 4096, 4096, 4096, 4096, 0, 0, &small_smem, wide);
     EXPECT(p.choice.tile == SGEMM_TILE_128x128 && p.bn == 128 && p.slots == 170,
            "a tile that does not fit: the other one (tile %d, slots %d)", (int)p.choice.tile,
            p.slots);
+    const sgemm_choice narrow = {SGEMM_TILE_128x128_128T, SGEMM_DATA_PARALLEL};
+    const sgemm_gpu three = {132, 1, {{2, 1}, {1, 1}, {3, 3}}}; /* the third tile's own count */
+    p = sgemm_plan_for(1031, 1031, 1031, 1031, 1031, 0, 0, &three, narrow);
+    EXPECT(p.choice.tile == SGEMM_TILE_128x128_128T && p.bm == 128 && p.bn == 128 &&
+               p.tiles == 81 && p.slots == 3 * 132,
+           "1031^3 on 128 x 128, 128 threads: 81 tiles on its own 3 blocks an SM (tile %d, %d "
+           "tiles, %d slots)",
+           (int)p.choice.tile, p.tiles, p.slots);
     p = sgemm_plan_for(0, 5, 5, 5, 5, 0, 0, &g, c);
     EXPECT(p.nothing && !p.scale_only, "M = 0: nothing");
     p = sgemm_plan_for(5, 5, 0, 1, 5, 0, 0, &g, c);
@@ -156,12 +165,13 @@ static void test_h200_plans(void) {
     EXPECT(p.work.sk_blocks == 0, "700 x 900 x 40: too little K to share: data-parallel");
 }
 
-/* A table of one shape's four choices (ms, busiest) and a second shape's one. */
+/* A table of one shape's five choices (ms, busiest) and a second shape's one. */
 static const char TWO[] = "# gpu: x\nM,N,K,tile,split,busiest,median_ms,chosen\n"
                           "1024,1024,1024,128x128,dp,32,0.100,0\n"
                           "1024,1024,1024,128x128,sk,16,0.060,1\n"
                           "1024,1024,1024,128x256,dp,32,0.190,0\n"
                           "1024,1024,1024,128x256,sk,8,0.080,0\n"
+                          "1024,1024,1024,128x128_128t,sk,16,0.070,0\n"
                           "8192,8192,8192,128x256,sk,3968,20.0,1\n";
 
 static void test_table(void) {
@@ -170,7 +180,18 @@ static void test_table(void) {
     const sgemm_gpu g = h200();
     EXPECT(!sgemm_table_parse(sgemm_table_h200, &t, why, sizeof why), "the built-in table: %s",
            why);
-    EXPECT(t.n == 7 * 7 * 7 * 4, "the built-in table has %d rows, not the grid's 343 x 4", t.n);
+    /* the tuner's choices at every shape of the grid: 4, from a tuner before the third tile (whose
+     * rows are then missing, and which the choice then never takes), or all of them */
+    const int per_shape = t.n / 343;
+    EXPECT(t.n % 343 == 0 && (per_shape == 4 || per_shape == 2 * SGEMM_TILES),
+           "the built-in table has %d rows, not the grid's 343 x 4 or x %d", t.n, 2 * SGEMM_TILES);
+    int third = 0;
+    for (int i = 0; i < t.n; ++i) third += t.row[i].choice.tile == SGEMM_TILE_128x128_128T;
+    if (!third)
+        for (int side = 1000; side <= 9000; side += 1000) {
+            const sgemm_choice c = sgemm_table_choice(&t, &g, side, side + 7, side / 2 + 1);
+            EXPECT(c.tile != SGEMM_TILE_128x128_128T, "%d: a tile the table has no rows for", side);
+        }
     int on_grid = 1;
     for (int i = 0; i < t.n; ++i) {
         const int s[3] = {t.row[i].M, t.row[i].N, t.row[i].K};
@@ -183,16 +204,28 @@ static void test_table(void) {
     }
     EXPECT(on_grid, "every row on the grid 1024, 1536, ..., 8192");
 
-    EXPECT(!sgemm_table_parse(TWO, &t, why, sizeof why) && t.n == 5, "a five-row table: %s", why);
+    EXPECT(!sgemm_table_parse(TWO, &t, why, sizeof why) && t.n == 6, "a six-row table: %s", why);
     sgemm_choice c = sgemm_table_choice(&t, &g, 1024, 1024, 1024);
     EXPECT(c.tile == SGEMM_TILE_128x128 && c.split == SGEMM_STREAM_K, "at a row: its fastest");
     /* 1031^3, nearest 1024^3: 81 tiles of 128 x 128 (33 slices), busiest 33 data-parallel and 21
-     * stream-K; 45 of 128 x 256, busiest 33 and 12. Predicted: 0.103, 0.079, 0.196, 0.120 ms. */
+     * stream-K; 45 of 128 x 256, busiest 33 and 12. Predicted: 0.103, 0.079, 0.196, 0.120 ms, and
+     * 0.096 for 128 x 128 on 128 threads stream-K (0.070 at a busiest of 16, 22 here). */
     c = sgemm_table_choice(&t, &g, 1031, 1031, 1031);
     EXPECT(c.tile == SGEMM_TILE_128x128 && c.split == SGEMM_STREAM_K, "1031^3: scaled, 128 sk");
-    const sgemm_gpu no_wide = {132, 1, {{2, 1}, {0, 0}}};
+    const sgemm_gpu no_wide = {132, 1, {{2, 1}, {0, 0}, {2, 2}}};
     c = sgemm_table_choice(&t, &no_wide, 1000, 1100, 900);
     EXPECT(c.tile == SGEMM_TILE_128x128, "a tile that does not fit is not chosen");
+    /* the third tile where its row is the fastest: data-parallel at 0.050, stream-K within 1% */
+    static const char THIRD[] = "M,N,K,tile,split,busiest,median_ms\n"
+                                "1024,1024,1024,128x128,sk,16,0.060\n"
+                                "1024,1024,1024,128x128_128t,dp,32,0.050\n"
+                                "1024,1024,1024,128x128_128t,sk,16,0.0504\n";
+    static sgemm_table third_t;
+    EXPECT(!sgemm_table_parse(THIRD, &third_t, why, sizeof why), "the third tile's table: %s", why);
+    c = sgemm_table_choice(&third_t, &g, 1024, 1024, 1024);
+    EXPECT(c.tile == SGEMM_TILE_128x128_128T && c.split == SGEMM_STREAM_K,
+           "the third tile's row the fastest: taken, stream-K within 1%% (tile %d, split %d)",
+           (int)c.tile, (int)c.split);
     c = sgemm_table_choice(&t, &g, 7001, 6000, 9000);
     EXPECT(c.tile == SGEMM_TILE_128x256 && c.split == SGEMM_STREAM_K, "nearest: 8192^3's only row");
     EXPECT(sgemm_table_parse("M,N,K,tile,busiest,median_ms\n", &t, why, sizeof why),

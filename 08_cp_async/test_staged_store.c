@@ -1,8 +1,8 @@
 /* Chapter 08, part 4, on the CPU: C's tile staged in shared memory (gemm_tma's STAGED_C) against
- * the bank model, for the geometries of sgemm_auto's two TMA tiles: every float4 store of the
+ * the bank model, for the geometries of sgemm_auto's three TMA tiles: every float4 store of the
  * lanes' micro-tiles into the tile takes the 4 wavefronts 512 bytes need, and every read of a row,
- * a float a lane, one. Without the pad, the wide tile's quarter-warps, which span two rows (8
- * lanes along M), conflict 2 ways: the reason for it. */
+ * a float a lane, one. Without the pad, the geometries of 16 columns a lane, whose quarter-warps
+ * span two rows (8 lanes along M), conflict 2 ways: the reason for it. */
 #include "gemm_async.h"
 #include "model/smem_model.h"
 #include "host/test_util.h"
@@ -49,6 +49,9 @@ int main(int argc, char** argv) {
          0},
         {"128 x 256, 256 threads, 8 x 16 a lane (auto, tma_wide_256)",
          {128, 256, 32, 256, 8, 16, 1, ASYNC_A_SWIZZLED},
+         1},
+        {"128 x 128, 128 threads, 8 x 16 a lane (auto, tma_wide_3)",
+         {128, 128, 32, 128, 8, 16, 1, ASYNC_A_SWIZZLED},
          1},
     };
     for (size_t k = 0; k < sizeof geos / sizeof geos[0]; ++k) {
