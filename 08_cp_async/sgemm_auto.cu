@@ -2,6 +2,7 @@
  * K = 0's scale), the GPU's facts the plan needs, the workspace, and the plan run. */
 #include "sgemm_auto.h"
 #include "sgemm_auto_run.h"
+#include "sgemm_edge.cuh"
 #include "sgemm_launch.cuh"
 #include "host/check.h"
 
@@ -63,14 +64,10 @@ typedef struct {
     int ld_dst;
 } sgemm_pack_job;
 
-/* Both jobs (A's and B's) in one launch, since at the small shapes the pack matters at a launch
- * is a good part of its cost: blocks [0, blocks0) do job0, the rest job1, each a grid-stride loop
- * over its matrix's float4s. */
-__global__ void sgemm_pack(sgemm_pack_job job0, sgemm_pack_job job1, int blocks0) {
-    const int first = (int)blockIdx.x < blocks0;
-    const sgemm_pack_job j = first ? job0 : job1;
-    const long long block = first ? blockIdx.x : blockIdx.x - blocks0,
-                    blocks = first ? blocks0 : gridDim.x - blocks0, q = j.ld_dst / 4;
+/* Block `block` of `blocks` on a pack job: a grid-stride loop over its matrix's float4s. */
+__device__ __forceinline__ void sgemm_pack_block(const sgemm_pack_job& j, long long block,
+                                                 long long blocks) {
+    const long long q = j.ld_dst / 4;
     for (long long i = block * blockDim.x + threadIdx.x; i < j.rows * q; i += blocks * blockDim.x) {
         const long long r = i / q;
         const int c = (int)(i - r * q) * 4;
@@ -82,6 +79,24 @@ __global__ void sgemm_pack(sgemm_pack_job job0, sgemm_pack_job job1, int blocks0
         v.w = c + 3 < j.cols ? s[c + 3] : 0.0f;
         *(float4*)&j.dst[i * 4] = v;
     }
+}
+
+/* Everything that comes before the tiles, in one launch, since at the small shapes a launch is a
+ * good part of what each costs and none of them reads what another writes: the edges' blocks
+ * first (the longer ones), then the packing of A and of B. Three blocks an SM at least (85
+ * registers: the edges' 40 loads in flight a lane), so that the packing, which needs many loads
+ * in flight too, keeps 768 threads an SM beside them; EDGES false: the packing alone, 4 blocks. */
+template <bool EDGES>
+__global__ void __launch_bounds__(EDGE_THREADS, EDGES ? 3 : 4)
+    sgemm_prologue(sgemm_edge_job edges, sgemm_pack_job job0, sgemm_pack_job job1, int blocks0,
+                   int blocks1) {
+    const int b = blockIdx.x;
+    if (EDGES && b < edges.blocks)
+        sgemm_edge_block(edges, b);
+    else if (b < edges.blocks + blocks0)
+        sgemm_pack_block(job0, b - edges.blocks, blocks0);
+    else
+        sgemm_pack_block(job1, b - edges.blocks - blocks0, blocks1);
 }
 
 /* K = 0: C = beta C (C not read when beta is 0, as in BLAS). */
@@ -188,6 +203,8 @@ static struct {
     int n_kept, next_kept;
     void* workspace;
     size_t workspace_bytes;
+    unsigned* finished; /* the edge patches' counters (sgemm_edge.cuh) */
+    int finished_n;
 } S;
 
 /* The TMA feeds the kernels where the GPU (9.0), the driver (its encoder) and the binary (code
@@ -342,31 +359,83 @@ static dim3 rows_grid(int rows, int per_row) {
     return dim3(x < 1 ? 1 : x, rows < 65535 ? (rows > 0 ? rows : 1) : 65535);
 }
 
-/* A and B where the plan reads them: packed into the workspace where it says so. */
-static void pack_operands(const gemm_call* c, const sgemm_plan* p, char* ws, const float** A,
-                          const float** B) {
+/* The edge kernel's counters, zero between launches (the last block of a patch puts it back):
+ * grown like the workspace, zeroed when allocated. */
+static unsigned* edge_counters(int n) {
+    if (n > S.finished_n) {
+        if (S.finished) CUDA_CHECK(cudaFree(S.finished));
+        CUDA_CHECK(cudaMalloc(&S.finished, (size_t)n * sizeof(unsigned)));
+        CUDA_CHECK(cudaMemset(S.finished, 0, (size_t)n * sizeof(unsigned)));
+        S.finished_n = n;
+    }
+    return S.finished;
+}
+
+/* The plan's edges as the edge kernel's two strips (sgemm_edge.cuh). */
+static sgemm_edge_job edge_job(const gemm_call* c, const sgemm_plan* p, float* partial) {
+    sgemm_edge_job e;
+    memset(&e, 0, sizeof e);
+    sgemm_strip* r = &e.strip[0]; /* rows m0.. of C, every column */
+    r->x = c->A + (size_t)p->m0 * c->lda, r->xi = c->lda, r->xk = 1;
+    r->y = c->B, r->yk = c->ldb, r->yc = 1;
+    r->o = c->C + (size_t)p->m0 * c->ldc, r->oi = c->ldc, r->oc = 1;
+    r->rows = p->edge_rows, r->cols = c->N;
+    r->patches = sgemm_edge_patches_of(r->rows, r->cols);
+    sgemm_strip* k = &e.strip[1]; /* columns n0.. of rows [0, m0), transposed */
+    k->x = c->B + p->n0, k->xi = 1, k->xk = c->ldb;
+    k->y = c->A, k->yk = 1, k->yc = c->lda;
+    k->o = c->C + p->n0, k->oi = 1, k->oc = c->ldc;
+    k->rows = p->edge_cols, k->cols = p->m0;
+    k->patches = sgemm_edge_patches_of(k->rows, k->cols);
+    e.K = c->K, e.chunks = p->edge_chunks;
+    e.alpha = c->alpha, e.beta = c->beta;
+    e.partial = partial;
+    e.finished = p->edge_chunks > 1 && p->edge_patches ? edge_counters(p->edge_patches) : NULL;
+    e.blocks = p->edge_patches * p->edge_chunks;
+    return e;
+}
+
+/* The prologue (sgemm_prologue): the edges where `edges`, and A and B where the tiles read them,
+ * packed into the workspace where the plan says so and `pack`. */
+static void prologue(const gemm_call* c, const sgemm_plan* p, char* ws, const float** A,
+                     const float** B, int pack, int edges) {
     *A = c->A, *B = c->B;
     sgemm_pack_job job[2];
+    memset(job, 0, sizeof job);
     int jobs = 0;
-    if (p->pack_a) {
-        const sgemm_pack_job a = {c->A, c->lda, c->M, c->K, (float*)ws, p->lda};
+    if (pack && p->pack_a) {
+        const sgemm_pack_job a = {c->A, c->lda, p->m0, c->K, (float*)ws, p->lda};
         job[jobs++] = a;
         *A = a.dst;
     }
-    if (p->pack_b) {
+    if (pack && p->pack_b) {
         const sgemm_pack_job b = {
-            c->B, c->ldb, c->K, c->N, (float*)(ws + align256(p->pack_a_bytes)), p->ldb};
+            c->B, c->ldb, c->K, p->n0, (float*)(ws + align256(p->pack_a_bytes)), p->ldb};
         job[jobs++] = b;
         *B = b.dst;
     }
-    if (!jobs) return;
     /* a block per 256 float4s of each job, up to 4096 */
     int blocks[2] = {0, 0};
     for (int j = 0; j < jobs; ++j) {
         const long long n = ((long long)job[j].rows * (job[j].ld_dst / 4) + 255) / 256;
         blocks[j] = n < 1 ? 1 : n > 4096 ? 4096 : (int)n;
     }
-    sgemm_pack<<<blocks[0] + blocks[1], 256>>>(job[0], job[jobs - 1], blocks[0]);
+    const size_t at_edges =
+        align256(p->pack_a_bytes) + align256(p->pack_b_bytes) + align256(p->partial_bytes);
+    sgemm_edge_job e;
+    if (edges && p->edge_patches) {
+        e = edge_job(c, p, (float*)(ws + at_edges));
+    } else {
+        memset(&e, 0, sizeof e);
+    }
+    const int grid = e.blocks + blocks[0] + blocks[1];
+    if (!grid) return;
+    if (e.blocks) /* the edges' shared memory only where there are edges */
+        sgemm_prologue<true>
+            <<<grid, EDGE_THREADS>>>(e, job[0], job[jobs > 1 ? 1 : 0], blocks[0], blocks[1]);
+    else
+        sgemm_prologue<false>
+            <<<grid, EDGE_THREADS>>>(e, job[0], job[jobs > 1 ? 1 : 0], blocks[0], blocks[1]);
     CUDA_CHECK(cudaGetLastError());
 }
 
@@ -402,6 +471,12 @@ static void run_tile(const gemm_call* c, const sgemm_plan* p, const float* A, co
     }
 }
 
+/* The workspace's parts, in order: A packed, B packed, the stream-K parts, the edges' sums. */
+static size_t workspace_bytes(const sgemm_plan* p) {
+    return align256(p->pack_a_bytes) + align256(p->pack_b_bytes) + align256(p->partial_bytes) +
+           p->edge_bytes;
+}
+
 void sgemm_auto_run(const gemm_call* c, const sgemm_plan* p) {
     if (p->nothing) return;
     if (p->scale_only) {
@@ -409,28 +484,31 @@ void sgemm_auto_run(const gemm_call* c, const sgemm_plan* p) {
         CUDA_CHECK(cudaGetLastError());
         return;
     }
-    const size_t at_partial = align256(p->pack_a_bytes) + align256(p->pack_b_bytes);
-    char* ws = workspace(at_partial + p->partial_bytes);
+    char* ws = workspace(workspace_bytes(p));
     const float *A, *B;
-    pack_operands(c, p, ws, &A, &B);
+    prologue(c, p, ws, &A, &B, 1, 1);
+    if (!p->tiles) return;
+    /* the tiles: rows [0, m0) and columns [0, n0) of the same matrices */
+    gemm_call tiled = *c;
+    tiled.M = p->m0, tiled.N = p->n0;
     gemm_work w = p->work;
-    w.partial = (float*)(ws + at_partial);
+    w.partial = (float*)(ws + align256(p->pack_a_bytes) + align256(p->pack_b_bytes));
     switch (p->choice.tile) {
     case SGEMM_TILE_128x256:
-        run_tile<SGEMM_TILE_128x256>(c, p, A, B, w);
+        run_tile<SGEMM_TILE_128x256>(&tiled, p, A, B, w);
         break;
     case SGEMM_TILE_128x128_128T:
-        run_tile<SGEMM_TILE_128x128_128T>(c, p, A, B, w);
+        run_tile<SGEMM_TILE_128x128_128T>(&tiled, p, A, B, w);
         break;
     default:
-        run_tile<SGEMM_TILE_128x128>(c, p, A, B, w);
+        run_tile<SGEMM_TILE_128x128>(&tiled, p, A, B, w);
     }
 }
 
-void sgemm_auto_pack_only(const gemm_call* c, const sgemm_plan* p) {
-    if (!p->pack_a && !p->pack_b) return;
+void sgemm_auto_prologue_only(const gemm_call* c, const sgemm_plan* p, int pack, int edges) {
+    if (p->nothing || p->scale_only) return;
     const float *A, *B;
-    pack_operands(c, p, workspace(align256(p->pack_a_bytes) + align256(p->pack_b_bytes)), &A, &B);
+    prologue(c, p, workspace(workspace_bytes(p)), &A, &B, pack, edges);
 }
 
 void sgemm_auto(const gemm_call* c) {

@@ -9,7 +9,10 @@
  *   - the blocks: the tiles against the SMs (gemm_work.h), stream-K's shared tiles summed by a
  *     fixup kernel;
  *   - an operand whose rows the TMA cannot map (a leading dimension not a multiple of 4, a base
- *     off 16 bytes) copied first into an aligned, zero-padded workspace.
+ *     off 16 bytes) copied first into an aligned, zero-padded workspace;
+ *   - the edges: up to SGEMM_EDGE_MAX rows and columns past the last whole tile (1031 = 8 x 128
+ *     + 7) taken from the tiles and computed by a small kernel in the same launch as the packing,
+ *     where a tile of 128 would do 128 rows' work for 7.
  * The plan is plain C, computed on the host (sgemm_plan.c) and tested on the CPU; sgemm_auto.cu
  * runs it. */
 #ifndef SGEMM_AUTO_H
@@ -64,6 +67,12 @@ typedef struct {
 } sgemm_table_row;
 
 enum { SGEMM_TABLE_MAX = 4096 };
+
+/* The edges: a remainder of M past whole 128-row tiles, or of N past whole tiles, of at most this
+ * many is peeled off the tiles. The edge kernel works on patches of SGEMM_EDGE_ROWS x
+ * SGEMM_EDGE_COLS outputs over chunks of SGEMM_EDGE_KC of K, the chunks of a patch summed in
+ * order by the last block to finish one. */
+enum { SGEMM_EDGE_MAX = 32, SGEMM_EDGE_ROWS = 8, SGEMM_EDGE_COLS = 32, SGEMM_EDGE_KC = 256 };
 typedef struct {
     int n;
     sgemm_table_row row[SGEMM_TABLE_MAX];
@@ -102,14 +111,29 @@ typedef struct {
     int lda, ldb;       /* what the kernel reads (packed: the row rounded up to 4 floats) */
     int vec;            /* cp.async: 16-byte copies (after any packing, always) */
     int bm, bn, bk;
-    int tiles_m, tiles_n, tiles;
-    int slots;         /* blocks resident at once: SMs x blocks per SM */
-    gemm_work work;    /* partial: set by the caller, in the workspace */
-    int sk_tiles;      /* tiles past work.whole that stream-K blocks share */
+    int m0, n0;                    /* the tiles cover rows [0, m0) and columns [0, n0) of C ... */
+    int edge_rows, edge_cols;      /* ... the edge kernel rows [m0, M) whole and columns [n0, N) of
+                                    * rows [0, m0): the remainders of up to SGEMM_EDGE_MAX peeled */
+    int edge_patches, edge_chunks; /* its patches (both strips) and K's chunks a patch */
+    int tiles_m, tiles_n, tiles;   /* 0 tiles: the edge kernel does it all */
+    int slots;                     /* blocks resident at once: SMs x blocks per SM */
+    gemm_work work;                /* partial: set by the caller, in the workspace */
+    int sk_tiles;                  /* tiles past work.whole that stream-K blocks share */
     long long busiest; /* the iterations of the busiest SM: what the call's time follows */
     double fill;       /* the average SM's iterations over the busiest's: 1 when balanced */
     size_t pack_a_bytes, pack_b_bytes, partial_bytes;
+    size_t edge_bytes; /* the edge patches' chunk sums, where K has more than one chunk */
 } sgemm_plan;
+
+/* The edge kernel's strips as patches: the rows strip (edge_rows x N) first, then the columns
+ * strip (m0 x edge_cols), each in patches of SGEMM_EDGE_ROWS of the strip's short side by
+ * SGEMM_EDGE_COLS of its long side. */
+COURSE_HD_INLINE int sgemm_edge_patches_of(int short_side, int long_side) {
+    return short_side > 0 && long_side > 0
+               ? (short_side + SGEMM_EDGE_ROWS - 1) / SGEMM_EDGE_ROWS *
+                     ((long_side + SGEMM_EDGE_COLS - 1) / SGEMM_EDGE_COLS)
+               : 0;
+}
 
 /* The plan for M x N x K with these leading dimensions and bases, on g, for a choice. */
 sgemm_plan sgemm_plan_for(int M, int N, int K, int lda, int ldb, uintptr_t a, uintptr_t b,

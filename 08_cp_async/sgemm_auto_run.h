@@ -21,7 +21,8 @@ void sgemm_auto(const gemm_call* c);
 
 /* The parts of it, for the chapter to show and measure: the GPU's facts and the table in use; the
  * plan for a call (forced: that choice instead of the table's; cp_async: that feed even where the
- * TMA is); a plan run; and a plan's packing alone (what packing costs). */
+ * TMA is); a plan run; and a plan's prologue alone, its packing where `pack`, its edges where
+ * `edges` (what each costs). */
 void sgemm_auto_configure(void);
 
 /* The kernel a tile and split run on a feed (tma: the TMA's, else cp.async's) and what it needs
@@ -32,7 +33,7 @@ const sgemm_gpu* sgemm_auto_gpu(void);
 const sgemm_table* sgemm_auto_table(void);
 sgemm_plan sgemm_auto_plan(const gemm_call* c, const sgemm_choice* forced, int cp_async);
 void sgemm_auto_run(const gemm_call* c, const sgemm_plan* p);
-void sgemm_auto_pack_only(const gemm_call* c, const sgemm_plan* p);
+void sgemm_auto_prologue_only(const gemm_call* c, const sgemm_plan* p, int pack, int edges);
 
 #ifdef __cplusplus
 }

@@ -185,16 +185,35 @@ sgemm_plan sgemm_plan_for(int M, int N, int K, int lda, int ldb, uintptr_t a, ui
     p.vec = 1;
     if (p.nothing || p.scale_only) return p;
 
+    /* The edges: a last row of tiles with 7 rows of 128 in use costs what a whole row of tiles
+     * does; peeled off, its 7 rows cost the edge kernel a pass over B (the columns strip: over A),
+     * at the memory's speed. Where M or N is at most SGEMM_EDGE_MAX, no tile is left. */
+    const int rm = M % p.bm, rn = N % p.bn;
+    p.m0 = rm > 0 && rm <= SGEMM_EDGE_MAX ? M - rm : M;
+    p.n0 = rn > 0 && rn <= SGEMM_EDGE_MAX ? N - rn : N;
+    p.edge_rows = M - p.m0;
+    p.edge_cols = p.m0 ? N - p.n0 : 0;
+    p.edge_patches =
+        sgemm_edge_patches_of(p.edge_rows, N) + sgemm_edge_patches_of(p.edge_cols, p.m0);
+    p.edge_chunks = (K + SGEMM_EDGE_KC - 1) / SGEMM_EDGE_KC;
+    if (p.edge_patches && p.edge_chunks > 1)
+        p.edge_bytes =
+            (size_t)p.edge_patches * p.edge_chunks * SGEMM_EDGE_ROWS * SGEMM_EDGE_COLS * 4;
+
     /* The TMA maps rows whose stride is a multiple of 16 bytes from a 16-byte aligned base, and
      * fills zeros past K and N itself. cp.async's 16-byte copies need the same of the rows and
-     * whole chunks inside them (K, N multiples of 4), or a zero-padded copy to read past them. */
+     * whole chunks inside them (K, N multiples of 4), or a zero-padded copy to read past them.
+     * The tiles read A's first m0 rows and B's first n0 columns, and only they are packed. */
+    const int tiled = p.m0 > 0 && p.n0 > 0;
     const int a_ok = sgemm_rows_aligned(a, lda) && (p.tma || K % 4 == 0);
-    const int b_ok = sgemm_rows_aligned(b, ldb) && (p.tma || N % 4 == 0);
-    if (!a_ok) p.pack_a = 1, p.lda = round_up4(K), p.pack_a_bytes = (size_t)M * p.lda * 4;
-    if (!b_ok) p.pack_b = 1, p.ldb = round_up4(N), p.pack_b_bytes = (size_t)K * p.ldb * 4;
+    const int b_ok = sgemm_rows_aligned(b, ldb) && (p.tma || p.n0 % 4 == 0);
+    if (tiled && !a_ok)
+        p.pack_a = 1, p.lda = round_up4(K), p.pack_a_bytes = (size_t)p.m0 * p.lda * 4;
+    if (tiled && !b_ok)
+        p.pack_b = 1, p.ldb = round_up4(p.n0), p.pack_b_bytes = (size_t)K * p.ldb * 4;
 
-    p.tiles_m = (M + p.bm - 1) / p.bm;
-    p.tiles_n = (N + p.bn - 1) / p.bn;
+    p.tiles_m = (p.m0 + p.bm - 1) / p.bm;
+    p.tiles_n = (p.n0 + p.bn - 1) / p.bn;
     p.tiles = p.tiles_m * p.tiles_n;
     p.slots = slots_of(g, choice.tile, choice.split);
     const int slices = (K + p.bk - 1) / p.bk;
@@ -243,6 +262,8 @@ void sgemm_plan_describe(const sgemm_plan* p, char* out, size_t len) {
         n += snprintf(out + n, len - n, ", %d whole + %d shared by %d blocks", p->work.whole,
                       p->sk_tiles, p->work.sk_blocks);
     n += snprintf(out + n, len - n, ", fill %.0f%%", 100 * p->fill);
+    if (p->edge_rows || p->edge_cols)
+        n += snprintf(out + n, len - n, ", edges %d rows + %d columns", p->edge_rows, p->edge_cols);
     if (p->pack_a || p->pack_b)
         snprintf(out + n, len - n, ", %s packed",
                  p->pack_a && p->pack_b ? "A and B"

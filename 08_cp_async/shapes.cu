@@ -250,19 +250,21 @@ int shapes_pictures(const char* dir) {
 /* ---------------------------------------------------------------- the CSV */
 
 static const csv_column COLUMNS[] = {
-    {"variant", CSV_TEXT, 0}, {"kernel", CSV_INT, 0},    {"kind", CSV_TEXT, 0},
-    {"shape", CSV_TEXT, 0},   {"M", CSV_INT, 0},         {"N", CSV_INT, 0},
-    {"K", CSV_INT, 0},        {"tile", CSV_TEXT, 0},     {"split", CSV_TEXT, 0},
-    {"feed", CSV_TEXT, 0},    {"tiles", CSV_INT, 0},     {"slots", CSV_INT, 0},
-    {"whole", CSV_INT, 0},    {"sk_blocks", CSV_INT, 0}, {"fill", CSV_REAL, 3},
-    {"packed", CSV_TEXT, 0},  {"pack_ms", CSV_REAL, 6},  {"pack_share", CSV_REAL, 4},
-    GEMM_CSV_RESULT_COLUMNS,
+    {"variant", CSV_TEXT, 0},    {"kernel", CSV_INT, 0},    {"kind", CSV_TEXT, 0},
+    {"shape", CSV_TEXT, 0},      {"M", CSV_INT, 0},         {"N", CSV_INT, 0},
+    {"K", CSV_INT, 0},           {"tile", CSV_TEXT, 0},     {"split", CSV_TEXT, 0},
+    {"feed", CSV_TEXT, 0},       {"tiles", CSV_INT, 0},     {"slots", CSV_INT, 0},
+    {"whole", CSV_INT, 0},       {"sk_blocks", CSV_INT, 0}, {"fill", CSV_REAL, 3},
+    {"packed", CSV_TEXT, 0},     {"pack_ms", CSV_REAL, 6},  {"pack_share", CSV_REAL, 4},
+    {"edge_rows", CSV_INT, 0},   {"edge_cols", CSV_INT, 0}, {"edge_ms", CSV_REAL, 6},
+    {"edge_share", CSV_REAL, 4}, GEMM_CSV_RESULT_COLUMNS,
 };
 
 typedef struct {
     const char* kind;
     sgemm_plan plan; /* auto's, on dense matrices */
     double pack_ms;  /* auto's packing alone, 0 when it packs nothing */
+    double edge_ms;  /* auto's edges alone, 0 when it has none */
 } shape_info;
 
 static const shape_info* info_of(const shape_info* info, const sweep_shape* s, int n,
@@ -306,6 +308,10 @@ static void write_csv(const char* path, const course_device* dev, const char* cm
                                           : "none");
         csv_real(&t, "pack_ms", is_auto ? x->pack_ms : 0.0);
         csv_real(&t, "pack_share", is_auto ? x->pack_ms / m[i].t.median_ms : 0.0);
+        csv_int(&t, "edge_rows", is_auto ? p->edge_rows : 0);
+        csv_int(&t, "edge_cols", is_auto ? p->edge_cols : 0);
+        csv_real(&t, "edge_ms", is_auto ? x->edge_ms : 0.0);
+        csv_real(&t, "edge_share", is_auto ? x->edge_ms / m[i].t.median_ms : 0.0);
         gemm_csv_result(&t, &m[i]);
         csv_end_row(&t);
     }
@@ -318,27 +324,31 @@ static void write_csv(const char* path, const course_device* dev, const char* cm
 typedef struct {
     gemm_call c;
     sgemm_plan p;
-} pack_ctx;
+    int pack, edges;
+} prologue_ctx;
 
-static void pack_launch(void* x, int rep) {
+static void prologue_launch(void* x, int rep) {
     (void)rep;
-    const pack_ctx* b = (const pack_ctx*)x;
-    sgemm_auto_pack_only(&b->c, &b->p);
+    const prologue_ctx* b = (const prologue_ctx*)x;
+    sgemm_auto_prologue_only(&b->c, &b->p, b->pack, b->edges);
 }
 
-/* What auto's packing costs at shape s when its operands are dense: the median of reps. */
-static double pack_ms(gemm_shape s, const sgemm_plan* p, int reps) {
-    if (!p->pack_a && !p->pack_b) return 0.0;
+/* What auto's packing (pack) or its edges (!pack) cost alone at shape s when its matrices are
+ * dense: the median of reps; 0 where the plan has none. In the call they share one launch. */
+static double prologue_ms(gemm_shape s, const sgemm_plan* p, int reps, int pack) {
+    if (pack ? !p->pack_a && !p->pack_b : !p->edge_patches) return 0.0;
     course_buffer A = course_buffer_alloc((size_t)s.M * s.K * 4),
-                  B = course_buffer_alloc((size_t)s.K * s.N * 4);
+                  B = course_buffer_alloc((size_t)s.K * s.N * 4),
+                  C = course_buffer_alloc((size_t)s.M * s.N * 4);
     CUDA_CHECK(cudaMemset(A.dev, 0, A.bytes));
     CUDA_CHECK(cudaMemset(B.dev, 0, B.bytes));
-    pack_ctx b = {
-        gemm_call_dense(s.M, s.N, s.K, 1.0f, (const float*)A.dev, (const float*)B.dev, 0.0f, NULL),
-        *p};
-    const bench_result r = bench_run(pack_launch, &b, 2, reps, 0);
+    prologue_ctx b = {gemm_call_dense(s.M, s.N, s.K, 1.0f, (const float*)A.dev, (const float*)B.dev,
+                                      0.0f, (float*)C.dev),
+                      *p, pack, !pack};
+    const bench_result r = bench_run(prologue_launch, &b, 2, reps, 0);
     course_buffer_free(&A);
     course_buffer_free(&B);
+    course_buffer_free(&C);
     return r.median_ms;
 }
 
@@ -409,7 +419,8 @@ int shapes_run(const char* program, const course_args* a, const course_device* d
                 gemm_call_dense(s[k].s.M, s[k].s.N, s[k].s.K, 1.0f, NULL, NULL, 0.0f, NULL);
             info[k].kind = s[k].kind;
             info[k].plan = sgemm_auto_plan(&c, NULL, 0);
-            info[k].pack_ms = pack_ms(s[k].s, &info[k].plan, 10);
+            info[k].pack_ms = prologue_ms(s[k].s, &info[k].plan, 10, 1);
+            info[k].edge_ms = prologue_ms(s[k].s, &info[k].plan, 10, 0);
             char line[256];
             sgemm_plan_describe(&info[k].plan, line, sizeof line);
             printf("auto at %dx%dx%d: %s\n", s[k].s.M, s[k].s.N, s[k].s.K, line);

@@ -14,6 +14,7 @@
 #include "host/test_util.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Walks every block as the kernels do and checks the division of the work. */
 static void check_division(const sgemm_plan* p, const char* what) {
@@ -101,11 +102,14 @@ static void test_packing(void) {
     sgemm_plan p = sgemm_plan_for(4096, 4096, 4096, 4096, 4096, 0, 0, &g, c);
     EXPECT(!p.pack_a && !p.pack_b, "4096^3 dense: nothing to pack");
     p = sgemm_plan_for(4097, 4097, 4097, 4097, 4097, 0, 0, &g, c);
-    EXPECT(p.pack_a && p.pack_b && p.lda == 4100 && p.ldb == 4100,
-           "4097^3 dense: both packed to rows of 4100 (got %d %d, lda %d)", p.pack_a, p.pack_b,
-           p.lda);
-    EXPECT(p.pack_a_bytes == (size_t)4097 * 4100 * 4 && p.pack_b_bytes == (size_t)4097 * 4100 * 4,
-           "4097^3: the packed sizes");
+    EXPECT(p.pack_a && p.pack_b && p.lda == 4100 && p.ldb == 4096,
+           "4097^3 dense: both packed, A's rows to 4100, B's to the tiles' 4096 columns (got %d "
+           "%d, lda %d, ldb %d)",
+           p.pack_a, p.pack_b, p.lda, p.ldb);
+    EXPECT(p.pack_a_bytes == (size_t)4096 * 4100 * 4 && p.pack_b_bytes == (size_t)4097 * 4096 * 4,
+           "4097^3: the packed sizes, the tiles' rows and columns only");
+    p = sgemm_plan_for(7, 1000, 50, 50, 1000, 4, 4, &g, c);
+    EXPECT(!p.pack_a && !p.pack_b && p.tiles == 0, "7 rows: no tile, so nothing packed");
     p = sgemm_plan_for(1000, 1000, 1001, 1004, 1000, 0, 16, &g, c);
     EXPECT(!p.pack_a && !p.pack_b, "the TMA reads past K itself: lda 1004 needs no packing");
     p = sgemm_plan_for(1000, 1000, 1001, 1004, 1000, 0, 16, &cp, c);
@@ -121,11 +125,11 @@ static void test_packing(void) {
            p.slots);
     const sgemm_choice narrow = {SGEMM_TILE_128x128_128T, SGEMM_DATA_PARALLEL};
     const sgemm_gpu three = {132, 1, {{2, 1}, {1, 1}, {3, 3}}}; /* the third tile's own count */
-    p = sgemm_plan_for(1031, 1031, 1031, 1031, 1031, 0, 0, &three, narrow);
+    p = sgemm_plan_for(1100, 1100, 1031, 1031, 1100, 0, 0, &three, narrow);
     EXPECT(p.choice.tile == SGEMM_TILE_128x128_128T && p.bm == 128 && p.bn == 128 &&
                p.tiles == 81 && p.slots == 3 * 132,
-           "1031^3 on 128 x 128, 128 threads: 81 tiles on its own 3 blocks an SM (tile %d, %d "
-           "tiles, %d slots)",
+           "1100^2 x 1031 on 128 x 128, 128 threads: 81 tiles on its own 3 blocks an SM (tile %d, "
+           "%d tiles, %d slots)",
            (int)p.choice.tile, p.tiles, p.slots);
     p = sgemm_plan_for(0, 5, 5, 5, 5, 0, 0, &g, c);
     EXPECT(p.nothing && !p.scale_only, "M = 0: nothing");
@@ -149,12 +153,17 @@ static void test_h200_plans(void) {
     EXPECT(p.tiles == 1024 && p.work.whole == 792 && p.sk_tiles == 232 && p.work.sk_blocks == 132,
            "4096^3 stream-K: 6 whole waves, 232 tiles shared (%d, %d, %d)", p.work.whole,
            p.sk_tiles, p.work.sk_blocks);
-    p = sgemm_plan_for(4097, 4097, 4097, 4097, 4097, 0, 0, &g, dp);
+    p = sgemm_plan_for(4200, 4200, 4097, 4097, 4200, 0, 0, &g, dp);
     EXPECT(p.tiles == 1089 && p.fill < 0.92 && p.busiest == 9 * 129,
-           "4097^3 data-parallel: 9 tiles on the busiest SM for 8.25 on the average (fill %.3f)",
+           "4200^2 x 4097 data-parallel: 9 tiles on the busiest SM for 8.25 on the average (fill "
+           "%.3f)",
            p.fill);
+    p = sgemm_plan_for(4097, 4097, 4097, 4097, 4097, 0, 0, &g, dp);
+    EXPECT(p.tiles == 1024 && p.edge_rows == 1 && p.edge_cols == 1 && p.busiest == 8 * 129,
+           "4097^3: the 65th row and column of tiles peeled, 1024 tiles (%d, edges %d, %d)",
+           p.tiles, p.edge_rows, p.edge_cols);
     /* the last wave of 159 blocks on 132 SMs: 4 tiles on 27 of them, against 3 for 120 blocks */
-    p = sgemm_plan_for(6007, 1031, 2003, 2004, 1032, 0, 0, &g, dp);
+    p = sgemm_plan_for(6007, 1100, 2003, 2004, 1100, 0, 0, &g, dp);
     const long long busiest_159 = p.busiest;
     p = sgemm_plan_for(6144, 1024, 2048, 2048, 1024, 0, 0, &g, dp);
     EXPECT(busiest_159 == 4 * 63 && p.busiest == 3 * 64,
@@ -163,6 +172,68 @@ static void test_h200_plans(void) {
     EXPECT(p.work.sk_blocks > 0, "8192 x 8192 x 512: the last waves shared");
     p = sgemm_plan_for(700, 900, 40, 40, 900, 0, 0, &g, sk);
     EXPECT(p.work.sk_blocks == 0, "700 x 900 x 40: too little K to share: data-parallel");
+}
+
+/* The edges: the rows and columns peeled off the tiles (up to SGEMM_EDGE_MAX past whole tiles, or
+ * all of a side that short), the strips' patches as the edge kernel numbers them, and every
+ * element of C written by exactly one of the tiles and the two strips. */
+static void test_edges(void) {
+    const sgemm_gpu g = h200(), cp = a100();
+    const sgemm_choice sk = {SGEMM_TILE_128x128, SGEMM_STREAM_K},
+                       wide = {SGEMM_TILE_128x256, SGEMM_DATA_PARALLEL};
+    sgemm_plan p = sgemm_plan_for(1031, 1031, 1031, 1031, 1031, 0, 0, &g, sk);
+    EXPECT(p.m0 == 1024 && p.n0 == 1024 && p.edge_rows == 7 && p.edge_cols == 7 && p.tiles == 64 &&
+               p.edge_patches == 33 + 32 && p.edge_chunks == 5 &&
+               p.edge_bytes == (size_t)65 * 5 * SGEMM_EDGE_ROWS * SGEMM_EDGE_COLS * 4,
+           "1031^3: 64 tiles, 7 rows and 7 columns of edges in 65 patches of 5 chunks (m0 %d, "
+           "tiles %d, patches %d, chunks %d)",
+           p.m0, p.tiles, p.edge_patches, p.edge_chunks);
+    p = sgemm_plan_for(1100, 4100, 300, 300, 4100, 0, 0, &g, wide);
+    EXPECT(p.m0 == 1100 && p.n0 == 4096 && p.edge_rows == 0 && p.edge_cols == 4,
+           "1100 x 4100 on 128 x 256: 4 columns peeled, 76 rows kept in the tiles");
+    p = sgemm_plan_for(129, 129, 1, 1, 129, 0, 0, &g, sk);
+    EXPECT(p.tiles == 1 && p.edge_rows == 1 && p.edge_cols == 1 && p.edge_chunks == 1 &&
+               !p.edge_bytes,
+           "129 x 129 x 1: one tile, one chunk, no sums kept");
+    p = sgemm_plan_for(1000, 20, 300, 300, 20, 0, 0, &g, sk);
+    EXPECT(p.tiles == 0 && p.edge_rows == 0 && p.edge_cols == 20 && p.n0 == 0,
+           "20 columns: all of them the columns strip");
+    const int sides[] = {1, 7, 31, 32, 33, 100, 127, 128, 129, 160, 161, 200, 257, 289};
+    const int n = sizeof sides / sizeof sides[0];
+    static unsigned char hits[289 * 289];
+    for (int gi = 0; gi < 2; ++gi)
+        for (int t = 0; t < SGEMM_TILES; ++t)
+            for (int i = 0; i < n; ++i)
+                for (int j = 0; j < n; ++j) {
+                    const int M = sides[i], N = sides[j];
+                    const sgemm_choice c = {(sgemm_tile)t, SGEMM_STREAM_K};
+                    p = sgemm_plan_for(M, N, 600, 600, N, 0, 0, gi ? &cp : &g, c);
+                    memset(hits, 0, sizeof hits);
+                    for (int r = 0; r < p.m0; ++r) /* the tiles */
+                        for (int col = 0; col < p.n0; ++col) ++hits[r * N + col];
+                    int patches = 0;
+                    for (int strip = 0; strip < 2; ++strip) {
+                        const int rows = strip ? p.edge_cols : p.edge_rows, cols = strip ? p.m0 : N;
+                        const int np = sgemm_edge_patches_of(rows, cols);
+                        const int across = (cols + SGEMM_EDGE_COLS - 1) / SGEMM_EDGE_COLS;
+                        for (int q = 0; q < np; ++q)
+                            for (int e = 0; e < SGEMM_EDGE_ROWS * SGEMM_EDGE_COLS; ++e) {
+                                const int oi = q / across * SGEMM_EDGE_ROWS + e / SGEMM_EDGE_COLS,
+                                          oc = q % across * SGEMM_EDGE_COLS + e % SGEMM_EDGE_COLS;
+                                if (oi >= rows || oc >= cols) continue;
+                                if (strip)
+                                    ++hits[oc * N + p.n0 + oi];
+                                else
+                                    ++hits[(p.m0 + oi) * N + oc];
+                            }
+                        patches += np;
+                    }
+                    int once = patches == p.edge_patches;
+                    for (int e = 0; e < M * N; ++e) once &= hits[e] == 1;
+                    EXPECT(once && M - p.m0 <= SGEMM_EDGE_MAX && N - p.n0 <= SGEMM_EDGE_MAX,
+                           "%s %dx%d %s: every element once, by the tiles or one strip",
+                           gi ? "A100" : "H200", M, N, sgemm_tile_name(c.tile));
+                }
 }
 
 /* A table of one shape's five choices (ms, busiest) and a second shape's one. */
@@ -248,6 +319,7 @@ int main(int argc, char** argv) {
     test_divisions();
     test_packing();
     test_h200_plans();
+    test_edges();
     test_table();
     return test_finish("test_sgemm_plan");
 }
