@@ -11,7 +11,7 @@
  *   - an operand whose rows the TMA cannot map (a leading dimension not a multiple of 4, a base
  *     off 16 bytes) copied first into an aligned, zero-padded workspace;
  *   - the edges: up to SGEMM_EDGE_MAX rows and columns past the last whole tile (1031 = 8 x 128
- *     + 7) taken from the tiles and computed by a small kernel in the same launch as the packing,
+ *     + 7) taken from the tiles and computed by a small kernel beside them on a second stream,
  *     where a tile of 128 would do 128 rows' work for 7.
  * The plan is plain C, computed on the host (sgemm_plan.c) and tested on the CPU; sgemm_auto.cu
  * runs it. */

@@ -11,7 +11,8 @@ extern "C" {
 #endif
 
 /* C = alpha A B + beta C (gemm_call: row-major, any M, N, K >= 0, any leading dimension and base),
- * in the default stream; the plan from the table. alpha = 0 or K = 0 is C = beta C, A and B not
+ * ordered in the default stream (the edges run on a stream of sgemm_auto's own, forked from it
+ * and joined back into it); the plan from the table. alpha = 0 or K = 0 is C = beta C, A and B not
  * read. A call BLAS would refuse (a negative size, lda < K, ldb or ldc < N) stops the program
  * with a message. The first call opens what it needs (the current device's facts, the table:
  * COURSE_SGEMM_TABLE's file if set, else the built-in H200 one); the workspace (packed operands,
@@ -21,7 +22,7 @@ void sgemm_auto(const gemm_call* c);
 
 /* The parts of it, for the chapter to show and measure: the GPU's facts and the table in use; the
  * plan for a call (forced: that choice instead of the table's; cp_async: that feed even where the
- * TMA is); a plan run; and a plan's prologue alone, its packing where `pack`, its edges where
+ * TMA is); a plan run; and a plan's side work alone, its packing where `pack`, its edges where
  * `edges` (what each costs). */
 void sgemm_auto_configure(void);
 
@@ -33,7 +34,7 @@ const sgemm_gpu* sgemm_auto_gpu(void);
 const sgemm_table* sgemm_auto_table(void);
 sgemm_plan sgemm_auto_plan(const gemm_call* c, const sgemm_choice* forced, int cp_async);
 void sgemm_auto_run(const gemm_call* c, const sgemm_plan* p);
-void sgemm_auto_prologue_only(const gemm_call* c, const sgemm_plan* p, int pack, int edges);
+void sgemm_auto_side_work(const gemm_call* c, const sgemm_plan* p, int pack, int edges);
 
 #ifdef __cplusplus
 }

@@ -319,33 +319,34 @@ static void write_csv(const char* path, const course_device* dev, const char* cm
     printf("wrote %s\n", path);
 }
 
-/* ---------------------------------------------------------------- packing's cost */
+/* ---------------------------------------------------------------- packing's and edges' cost */
 
 typedef struct {
     gemm_call c;
     sgemm_plan p;
     int pack, edges;
-} prologue_ctx;
+} side_work_ctx;
 
-static void prologue_launch(void* x, int rep) {
+static void side_work_launch(void* x, int rep) {
     (void)rep;
-    const prologue_ctx* b = (const prologue_ctx*)x;
-    sgemm_auto_prologue_only(&b->c, &b->p, b->pack, b->edges);
+    const side_work_ctx* b = (const side_work_ctx*)x;
+    sgemm_auto_side_work(&b->c, &b->p, b->pack, b->edges);
 }
 
 /* What auto's packing (pack) or its edges (!pack) cost alone at shape s when its matrices are
- * dense: the median of reps; 0 where the plan has none. In the call they share one launch. */
-static double prologue_ms(gemm_shape s, const sgemm_plan* p, int reps, int pack) {
+ * dense: the median of reps; 0 where the plan has none. In the call the packing comes before the
+ * tiles and the edges run beside them (a second stream): edge_ms is what they would add alone. */
+static double side_work_ms(gemm_shape s, const sgemm_plan* p, int reps, int pack) {
     if (pack ? !p->pack_a && !p->pack_b : !p->edge_patches) return 0.0;
     course_buffer A = course_buffer_alloc((size_t)s.M * s.K * 4),
                   B = course_buffer_alloc((size_t)s.K * s.N * 4),
                   C = course_buffer_alloc((size_t)s.M * s.N * 4);
     CUDA_CHECK(cudaMemset(A.dev, 0, A.bytes));
     CUDA_CHECK(cudaMemset(B.dev, 0, B.bytes));
-    prologue_ctx b = {gemm_call_dense(s.M, s.N, s.K, 1.0f, (const float*)A.dev, (const float*)B.dev,
-                                      0.0f, (float*)C.dev),
-                      *p, pack, !pack};
-    const bench_result r = bench_run(prologue_launch, &b, 2, reps, 0);
+    side_work_ctx b = {gemm_call_dense(s.M, s.N, s.K, 1.0f, (const float*)A.dev,
+                                       (const float*)B.dev, 0.0f, (float*)C.dev),
+                       *p, pack, !pack};
+    const bench_result r = bench_run(side_work_launch, &b, 2, reps, 0);
     course_buffer_free(&A);
     course_buffer_free(&B);
     course_buffer_free(&C);
@@ -419,8 +420,8 @@ int shapes_run(const char* program, const course_args* a, const course_device* d
                 gemm_call_dense(s[k].s.M, s[k].s.N, s[k].s.K, 1.0f, NULL, NULL, 0.0f, NULL);
             info[k].kind = s[k].kind;
             info[k].plan = sgemm_auto_plan(&c, NULL, 0);
-            info[k].pack_ms = prologue_ms(s[k].s, &info[k].plan, 10, 1);
-            info[k].edge_ms = prologue_ms(s[k].s, &info[k].plan, 10, 0);
+            info[k].pack_ms = side_work_ms(s[k].s, &info[k].plan, 10, 1);
+            info[k].edge_ms = side_work_ms(s[k].s, &info[k].plan, 10, 0);
             char line[256];
             sgemm_plan_describe(&info[k].plan, line, sizeof line);
             printf("auto at %dx%dx%d: %s\n", s[k].s.M, s[k].s.N, s[k].s.K, line);
