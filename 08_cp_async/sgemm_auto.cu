@@ -412,20 +412,20 @@ static sgemm_edge_job edge_job(const gemm_call* c, const sgemm_plan* p, float* p
     return e;
 }
 
-/* A and B where the tiles read them: packed into the workspace where the plan says so and `pack`
- * (one launch on the caller's stream, before the tiles), else the caller's. */
+/* A and B where the tiles read them: packed into the workspace where the plan says so (one launch
+ * on the caller's stream, before the tiles), else the caller's. */
 static void pack_operands(const gemm_call* c, const sgemm_plan* p, char* ws, const float** A,
-                          const float** B, int pack) {
+                          const float** B) {
     *A = c->A, *B = c->B;
     sgemm_pack_job job[2];
     memset(job, 0, sizeof job);
     int jobs = 0;
-    if (pack && p->pack_a) {
+    if (p->pack_a) {
         const sgemm_pack_job a = {c->A, c->lda, p->m0, c->K, (float*)ws, p->lda};
         job[jobs++] = a;
         *A = a.dst;
     }
-    if (pack && p->pack_b) {
+    if (p->pack_b) {
         const sgemm_pack_job b = {
             c->B, c->ldb, c->K, p->n0, (float*)(ws + align256(p->pack_a_bytes)), p->ldb};
         job[jobs++] = b;
@@ -509,7 +509,7 @@ void sgemm_auto_run(const gemm_call* c, const sgemm_plan* p) {
         return;
     }
     const float *A, *B;
-    pack_operands(c, p, ws, &A, &B, 1);
+    pack_operands(c, p, ws, &A, &B);
     /* The edges fork from the caller's stream where the tiles start (after the packing: the two
      * would only share the memory's bandwidth) and join it after them. Launched after the tiles,
      * their blocks take what room the tiles' blocks leave: the last wave's idle SMs, or an SM
@@ -542,7 +542,7 @@ void sgemm_auto_side_work(const gemm_call* c, const sgemm_plan* p, int pack, int
     if (p->nothing || p->scale_only) return;
     char* ws = workspace(workspace_bytes(p));
     const float *A, *B;
-    if (pack) pack_operands(c, p, ws, &A, &B, 1);
+    if (pack) pack_operands(c, p, ws, &A, &B);
     if (edges) run_edges(edges_of(c, p, ws), 0);
 }
 
