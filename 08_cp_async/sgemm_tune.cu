@@ -6,8 +6,13 @@
  * `chosen` marks what it then picks at the grid's shape itself, for the reader. The CSV it writes
  * is the table: results/h200_sgemm_table.csv is built into the program, and COURSE_SGEMM_TABLE=FILE
  * makes sgemm_auto read another.
+ * A shape's choices are timed in N rounds that take them in turn, a warm-up and one timed launch
+ * each a round, and each keeps the median of its rounds, as the benchmark times its variants:
+ * timed one after the other, a choice timed later runs on a GPU that has run longer, which can
+ * decide between two choices 1% apart (at 8192^3 the table, timed that way, and three sweeps
+ * disagreed on such a pair: results/NOTES.md).
  *
- *   08_sgemm_tune --csv FILE [--reps N]      (N: 1 to 1000, default 5) */
+ *   08_sgemm_tune --csv FILE [--reps N]      (N rounds: 1 to 1000, default 5) */
 #include "sgemm_auto_run.h"
 #include "gemm/harness.h"
 #include "host/check.h"
@@ -29,7 +34,12 @@ static int usage_error(const char* what) {
 }
 
 static const int SIDES[] = {1024, 1536, 2048, 3072, 4096, 6144, 8192};
-enum { N_SIDES = sizeof SIDES / sizeof SIDES[0], BIGGEST = 8192, N_CHOICES = 2 * SGEMM_TILES };
+enum {
+    N_SIDES = sizeof SIDES / sizeof SIDES[0],
+    BIGGEST = 8192,
+    N_CHOICES = 2 * SGEMM_TILES,
+    MAX_ROUNDS = 1000
+};
 
 static const csv_column COLUMNS[] = {
     {"M", CSV_INT, 0},         {"N", CSV_INT, 0},       {"K", CSV_INT, 0},
@@ -54,6 +64,33 @@ static int same_plan(const sgemm_plan* a, const sgemm_plan* b) {
            a->work.sk_blocks == b->work.sk_blocks && a->work.sk_iters == b->work.sk_iters;
 }
 
+static int compare_ms(const void* a, const void* b) {
+    const double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+/* Each distinct choice (same[k] == k) in `rounds` rounds, a warm-up and one timed launch a round;
+ * r[k]: the median over the rounds, their min and max. A choice whose plan another's is gets its
+ * result. */
+static void time_in_rounds(tune_ctx* x, const int* same, int rounds, bench_result* r) {
+    static double ms[N_CHOICES][MAX_ROUNDS];
+    for (int round = 0; round < rounds; ++round)
+        for (int k = 0; k < N_CHOICES; ++k)
+            if (same[k] == k) ms[k][round] = bench_run(tune_launch, &x[k], 1, 1, 0).median_ms;
+    for (int k = 0; k < N_CHOICES; ++k) {
+        if (same[k] != k) {
+            r[k] = r[same[k]];
+            continue;
+        }
+        qsort(ms[k], (size_t)rounds, sizeof ms[k][0], compare_ms);
+        r[k].median_ms =
+            rounds % 2 ? ms[k][rounds / 2] : 0.5 * (ms[k][rounds / 2 - 1] + ms[k][rounds / 2]);
+        r[k].min_ms = ms[k][0], r[k].max_ms = ms[k][rounds - 1];
+        r[k].reps = rounds;
+        r[k].launches = 2 * rounds;
+    }
+}
+
 int main(int argc, char** argv) {
     const char* csv = NULL;
     long reps = 5;
@@ -75,7 +112,7 @@ int main(int argc, char** argv) {
                 return usage_error(what);
             }
         } else {
-            if (course_parse_unsigned(argv[++i], 10, 1000, &v) || v < 1)
+            if (course_parse_unsigned(argv[++i], 10, MAX_ROUNDS, &v) || v < 1)
                 return usage_error("--reps needs a whole number from 1 to 1000");
             reps = (long)v;
         }
@@ -89,7 +126,8 @@ int main(int argc, char** argv) {
     sgemm_auto_configure();
     const sgemm_gpu* g = sgemm_auto_gpu();
     printf("feed: %s; blocks an SM, data-parallel and stream-K: %d and %d (128 x 128), %d and %d "
-           "(128 x 256), %d and %d (128 x 128, 128 threads); %ld repetitions a choice\n",
+           "(128 x 256), %d and %d (128 x 128, 128 threads); %ld rounds, a timed launch a "
+           "choice each\n",
            g->tma ? "the TMA" : "cp.async", g->blocks_per_sm[0][0], g->blocks_per_sm[0][1],
            g->blocks_per_sm[1][0], g->blocks_per_sm[1][1], g->blocks_per_sm[2][0],
            g->blocks_per_sm[2][1], reps);
@@ -118,16 +156,17 @@ int main(int argc, char** argv) {
             for (int ik = 0; ik < N_SIDES; ++ik) {
                 const int M = SIDES[im], N = SIDES[in], K = SIDES[ik];
                 tune_ctx x[N_CHOICES];
-                bench_result r[N_CHOICES];
+                int same[N_CHOICES]; /* the choice whose plan this one's is, or itself */
                 for (int k = 0; k < N_CHOICES; ++k) {
                     const sgemm_choice choice = {(sgemm_tile)(k / 2), (sgemm_split)(k % 2)};
                     x[k].c = gemm_call_dense(M, N, K, 1.0f, A, B, 0.0f, C);
                     x[k].p = sgemm_auto_plan(&x[k].c, &choice, 0);
-                    int same = -1;
+                    same[k] = k;
                     for (int j = 0; j < k; ++j)
-                        if (same_plan(&x[j].p, &x[k].p)) same = j;
-                    r[k] = same >= 0 ? r[same] : bench_run(tune_launch, &x[k], 2, (int)reps, 0);
+                        if (same_plan(&x[j].p, &x[k].p)) same[k] = same[j];
                 }
+                bench_result r[N_CHOICES];
+                time_in_rounds(x, same, (int)reps, r);
                 static sgemm_table here; /* this shape's rows: what the table will say of it */
                 here.n = N_CHOICES;
                 for (int k = 0; k < N_CHOICES; ++k) {
