@@ -7,10 +7,10 @@
  * is the table: results/h200_sgemm_table.csv is built into the program, and COURSE_SGEMM_TABLE=FILE
  * makes sgemm_auto read another.
  * A shape's choices are timed in N rounds that take them in turn, a warm-up and one timed launch
- * each a round, and each keeps the median of its rounds, as the benchmark times its variants:
- * timed one after the other, a choice timed later runs on a GPU that has run longer, which can
- * decide between two choices 1% apart (at 8192^3 the table, timed that way, and three sweeps
- * disagreed on such a pair: results/NOTES.md).
+ * each a round, and each keeps the median of its rounds, like the benchmark's rounds
+ * (common/gemm/bench.cu): timed one after the other, a choice timed later runs on a GPU that has
+ * run longer, which can decide between two choices under 1% apart (at 8192^3 the table, timed
+ * that way, and three sweeps disagreed on such a pair: results/NOTES.md).
  *
  *   08_sgemm_tune --csv FILE [--reps N]      (N rounds: 1 to 1000, default 5) */
 #include "sgemm_auto_run.h"
@@ -64,11 +64,6 @@ static int same_plan(const sgemm_plan* a, const sgemm_plan* b) {
            a->work.sk_blocks == b->work.sk_blocks && a->work.sk_iters == b->work.sk_iters;
 }
 
-static int compare_ms(const void* a, const void* b) {
-    const double x = *(const double*)a, y = *(const double*)b;
-    return (x > y) - (x < y);
-}
-
 /* Each distinct choice (same[k] == k) in `rounds` rounds, a warm-up and one timed launch a round;
  * r[k]: the median over the rounds, their min and max. A choice whose plan another's is gets its
  * result. */
@@ -82,12 +77,9 @@ static void time_in_rounds(tune_ctx* x, const int* same, int rounds, bench_resul
             r[k] = r[same[k]];
             continue;
         }
-        qsort(ms[k], (size_t)rounds, sizeof ms[k][0], compare_ms);
-        r[k].median_ms =
-            rounds % 2 ? ms[k][rounds / 2] : 0.5 * (ms[k][rounds / 2 - 1] + ms[k][rounds / 2]);
-        r[k].min_ms = ms[k][0], r[k].max_ms = ms[k][rounds - 1];
+        bench_stats(ms[k], rounds, &r[k].median_ms, &r[k].min_ms, &r[k].max_ms);
         r[k].reps = rounds;
-        r[k].launches = 2 * rounds;
+        r[k].launches = 0; /* not counted: the tuner's CSV has no column for it */
     }
 }
 
@@ -126,8 +118,8 @@ int main(int argc, char** argv) {
     sgemm_auto_configure();
     const sgemm_gpu* g = sgemm_auto_gpu();
     printf("feed: %s; blocks an SM, data-parallel and stream-K: %d and %d (128 x 128), %d and %d "
-           "(128 x 256), %d and %d (128 x 128, 128 threads); %ld rounds, a timed launch a "
-           "choice each\n",
+           "(128 x 256), %d and %d (128 x 128, 128 threads); %ld rounds of a warm-up and a "
+           "timed launch a choice\n",
            g->tma ? "the TMA" : "cp.async", g->blocks_per_sm[0][0], g->blocks_per_sm[0][1],
            g->blocks_per_sm[1][0], g->blocks_per_sm[1][1], g->blocks_per_sm[2][0],
            g->blocks_per_sm[2][1], reps);

@@ -67,11 +67,6 @@ typedef struct {
     double median[ROUNDS];
 } bench_turns;
 
-static int compare_ms(const void* a, const void* b) {
-    const double x = *(const double*)a, y = *(const double*)b;
-    return (x > y) - (x < y);
-}
-
 int gemm_run_bench_at(const char* program, const course_variants* t, const course_args* a,
                       const gemm_shape* s, int n_shapes, gemm_measurement* m) {
     int n_m = 0;
@@ -166,9 +161,7 @@ int gemm_run_bench_at(const char* program, const course_variants* t, const cours
         for (int j = 0; j < n_turns; ++j) {
             bench_turns* u = &turn[j];
             const int nr = u->rounds;
-            qsort(u->median, (size_t)nr, sizeof u->median[0], compare_ms);
-            u->x->t.median_ms =
-                nr % 2 ? u->median[nr / 2] : 0.5 * (u->median[nr / 2 - 1] + u->median[nr / 2]);
+            bench_stats(u->median, nr, &u->x->t.median_ms, NULL, NULL); /* of the rounds' */
             u->x->t.reps = u->per_round * nr;
             u->x->gflops = flops / (u->x->t.median_ms * 1e6);
             if (u->b.v->launch == gemm_launch_cublas) cublas_ms = u->x->t.median_ms;

@@ -31,6 +31,9 @@ bench_result bench_run(bench_fn fn, void* ctx, int warmup, int reps, int kernels
  * says so once. */
 bench_result bench_run_gated(bench_fn fn, void* ctx, int warmup, int reps, int kernels_per_rep);
 
+/* The median, min and max of v[0..n) (n >= 1), which it sorts; min and max may be NULL. */
+void bench_stats(double* v, int n, double* median, double* min, double* max);
+
 /* Register spills would put local-memory traffic into a kernel's timings: prints a warning
  * naming the kernel if it uses local memory. */
 void bench_warn_if_spilling(const void* kernel, const char* name);
