@@ -86,6 +86,20 @@ COURSE_HD_INLINE unsigned wgmma_address(wgmma_mode m, int k_major, unsigned star
                           wgmma_swizzle_bits(m), 4, 3);
 }
 
+/* The strides of a tile the TMA writes in the same mode as boxes one atom row wide (span bytes;
+ * 16 for none) and `box_rows` rows deep, laid one after another along the row: K-major, rows
+ * along MN and the boxes along K; MN-major, rows along K and the boxes along MN. In a swizzled
+ * mode SBO is an atom's 8 rows and LBO the next box (K-major: unused, 16); for none the core
+ * matrices' 128 bytes step along MN (K-major) or K (MN-major) and the next box the other way. */
+COURSE_HD_INLINE void wgmma_tma_strides(wgmma_mode m, int k_major, unsigned box_rows, unsigned* lbo,
+                                        unsigned* sbo) {
+    const unsigned box = box_rows * wgmma_span(m);
+    if (m == WGMMA_NONE)
+        *lbo = k_major ? box : 128u, *sbo = k_major ? 128u : box;
+    else
+        *lbo = k_major ? 16u : box, *sbo = 8u * wgmma_span(m);
+}
+
 /* The descriptor's 14-bit fields: bits 4..17 of a byte value. */
 COURSE_HD_INLINE unsigned long long wgmma_desc_field(unsigned bytes) {
     return (bytes & 0x3FFFFu) >> 4;

@@ -114,9 +114,8 @@ static unsigned tma_address(wgmma_mode m, int k_major, unsigned mn, unsigned k, 
                           wgmma_swizzle_bits(m), 4, 3);
 }
 
-/* A TMA-filled tile read through the same mode's descriptor, its strides those of the boxes:
- * for a swizzled mode, SBO = the 8 rows of an atom (8 span) and, MN-major, LBO = the next box
- * along MN; for none, the core matrices' 128 bytes one way and a box's bytes the other. */
+/* A TMA-filled tile read through the same mode's descriptor, its strides those of the boxes
+ * (wgmma_tma_strides). */
 static void tma_fill_is_the_layout(void) {
     const unsigned MN = 64, KN = 64;
     for (int e = 2; e <= 4; e += 2)
@@ -124,12 +123,8 @@ static void tma_fill_is_the_layout(void) {
             for (size_t i = 0; i < 4; ++i) {
                 const wgmma_mode m = MODES[i];
                 const unsigned elem = (unsigned)e, s = wgmma_span(m);
-                const unsigned rows = major ? MN : KN, box = rows * s;
                 unsigned lbo, sbo;
-                if (m == WGMMA_NONE)
-                    lbo = major ? box : 128, sbo = major ? 128 : box;
-                else
-                    lbo = major ? 16 : box, sbo = 8 * s;
+                wgmma_tma_strides(m, major, major ? MN : KN, &lbo, &sbo);
                 /* K-major: one wgmma slice reads K within an atom row */
                 const unsigned kn = major && m != WGMMA_NONE ? s / elem : KN;
                 int bad = 0;
