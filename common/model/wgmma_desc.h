@@ -34,8 +34,9 @@
  * The swizzle acts on the address bits, so a tile whose atoms start on their period (256, 512,
  * 1024 bytes for 32B, 64B, 128B) is swizzled as its offsets are, and its descriptor's base
  * offset is 0; a start inside an atom (the next K slice of a 128B tile, 32 bytes on) keeps the
- * atom's pattern, base offset 0. Where the pattern itself starts off its period the ISA asks for
- * base offset = (pattern start >> 7) & 7; the layout below assumes atoms on their period. */
+ * atom's pattern, base offset 0 (CuTe steps its descriptors so). Where the pattern itself starts
+ * off its period the ISA asks for base offset = (pattern start >> 7) & 7; the layout below assumes
+ * atoms on their period. */
 #ifndef COURSE_WGMMA_DESC_H
 #define COURSE_WGMMA_DESC_H
 
