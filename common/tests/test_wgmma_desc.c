@@ -150,8 +150,8 @@ static void one_to_one(void) {
             /* K-major none: two core matrices along K, so that LBO is stepped too */
             const unsigned mn_n = major ? 64 : 8 * s / elem,
                            k_n = major ? (m == WGMMA_NONE ? 16 : s / elem) : 16;
-            const unsigned lbo = m == WGMMA_NONE ? (major ? 64 * 16 : 128) : major ? 16 : 16 * s;
-            const unsigned sbo = m == WGMMA_NONE ? (major ? 128 : 16 * 16) : 8 * s;
+            unsigned lbo, sbo; /* the TMA's boxes, as many rows deep as the tile */
+            wgmma_tma_strides(m, major, major ? mn_n : k_n, &lbo, &sbo);
             memset(used, 0, sizeof used);
             int clash = 0;
             for (unsigned mn = 0; mn < mn_n; ++mn)
