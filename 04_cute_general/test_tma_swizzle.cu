@@ -100,12 +100,8 @@ int main(int argc, char** argv) {
     int rc = course_device_open(&dev, 7, 5, what);
     if (rc != EXIT_OK) return rc;
     const course_needs need = {90, "the TMA", ALIGN + ROWS * 128, THREADS};
-    rc = course_require_kernel(&dev, (const void*)tma_load_tile, &need, what);
+    rc = course_require_tma_kernel(&dev, (const void*)tma_load_tile, &need, what);
     if (rc != EXIT_OK) return rc;
-    if (!course_tma_encoder()) {
-        printf("skipped: %s: the driver offers no cuTensorMapEncodeTiled (update it)\n", what);
-        return EXIT_SKIPPED;
-    }
     static const tma_mode modes[] = {{"32B", CU_TENSOR_MAP_SWIZZLE_32B, 32, 1},
                                      {"64B", CU_TENSOR_MAP_SWIZZLE_64B, 64, 2},
                                      {"128B", CU_TENSOR_MAP_SWIZZLE_128B, 128, 3}};

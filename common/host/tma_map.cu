@@ -3,6 +3,8 @@
 #include "host/check.h"
 #include "host/device.h"
 
+#include <stdio.h>
+
 PFN_cuTensorMapEncodeTiled_v12000 course_tma_encoder(void) {
     static int looked;
     static PFN_cuTensorMapEncodeTiled_v12000 encode;
@@ -12,6 +14,15 @@ PFN_cuTensorMapEncodeTiled_v12000 course_tma_encoder(void) {
         looked = 1;
     }
     return encode;
+}
+
+int course_require_tma_kernel(const course_device* d, const void* kernel, const course_needs* need,
+                              const char* what) {
+    const int rc = course_require_kernel(d, kernel, need, what);
+    if (rc != EXIT_OK) return rc;
+    if (course_tma_encoder()) return EXIT_OK;
+    printf("skipped: %s: the driver offers no cuTensorMapEncodeTiled (update it)\n", what);
+    return EXIT_SKIPPED;
 }
 
 void course_tma_map_2d(CUtensorMap* map, const void* X, CUtensorMapDataType type, int element_bytes,

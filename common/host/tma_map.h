@@ -4,6 +4,8 @@
 #ifndef COURSE_TMA_MAP_H
 #define COURSE_TMA_MAP_H
 
+#include "host/device.h"
+
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
@@ -14,6 +16,11 @@ extern "C" {
 /* The driver's cuTensorMapEncodeTiled, looked up on the first call (course_driver_function),
  * NULL where the driver offers none. Call it once a device is open. */
 PFN_cuTensorMapEncodeTiled_v12000 course_tma_encoder(void);
+
+/* course_require_kernel (host/device.h) for a kernel fed by tensor maps, and the driver's encoder
+ * too: EXIT_OK, or EXIT_SKIPPED with the reason printed. */
+int course_require_tma_kernel(const course_device* d, const void* kernel, const course_needs* need,
+                              const char* what);
 
 /* A 2-D map of X: rows x cols elements of element_bytes each, row-major, rows 16-byte aligned,
  * copied in boxes of box_rows x box_cols, in `swizzle`, zeros past the edges. Dies if the driver
