@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
     const char* what = "the TMA swizzle test (cp.async.bulk.tensor)";
     int rc = course_device_open(&dev, 7, 5, what);
     if (rc != EXIT_OK) return rc;
-    const course_needs need = {90, "the TMA", ALIGN + ROWS * 128, THREADS};
+    const course_needs need = {90, "the TMA", ALIGN + ROWS * 128, THREADS, 0};
     rc = course_require_tma_kernel(&dev, (const void*)tma_load_tile, &need, what);
     if (rc != EXIT_OK) return rc;
     static const tma_mode modes[] = {{"32B", CU_TENSOR_MAP_SWIZZLE_32B, 32, 1},

@@ -73,7 +73,7 @@ static int test_gpu(void) {
     unsigned long long seed = 8080;
     for (int s = 0; s < 3; ++s) {
         const int bytes = async_smem_bytes(ASYNC_A_SWIZZLED, 128, 128, 8, s + 2);
-        const course_needs need = {80, "cp.async", (size_t)bytes, 256};
+        const course_needs need = {80, "cp.async", (size_t)bytes, 256, 0};
         rc = course_require_kernel(&dev, (const void*)kernels[s], &need, what);
         if (rc != EXIT_OK) return rc;
         CUDA_CHECK(cudaFuncSetAttribute((const void*)kernels[s],

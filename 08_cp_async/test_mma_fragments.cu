@@ -187,7 +187,7 @@ static int test_gpu(void) {
     const char* what = "the fragments test (ldmatrix, mma.sync.m16n8k16)";
     int rc = course_device_open(&dev, 7, 5, what);
     if (rc != EXIT_OK) return rc;
-    const course_needs need = {80, "mma.sync.m16n8k16", 0, 32};
+    const course_needs need = {80, "mma.sync.m16n8k16", 0, 32, 0};
     rc = course_require_kernel(&dev, (const void*)mma_probe, &need, what);
     if (rc != EXIT_OK) return rc;
     course_buffer A = course_buffer_alloc(256 * sizeof(__half)),

@@ -188,7 +188,7 @@ int main(int argc, char** argv) {
     /* stmatrix came with sm_90: on an older GPU, or from code compiled for an older target (a
      * trap), a file with a stmatrix pattern is skipped whole, not measured in part. ldmatrix is
      * sm_75's, the course's minimum. */
-    const course_needs stmatrix_needs = {90, "stmatrix", 0, 32};
+    const course_needs stmatrix_needs = {90, "stmatrix", 0, 32, 0};
     for (int i = 0; i < n; ++i)
         if (p[i].op == SMEM_STMATRIX) {
             rc = course_require_kernel(&dev, (const void*)probe_stmatrix<1, 0>, &stmatrix_needs,

@@ -48,6 +48,13 @@ int course_variant_runs(const course_gpu* gpu, const course_build* build, const 
                  arch % 10, feature, gpu->name, gpu->arch / 10, gpu->arch % 10);
         return 0;
     }
+    if (need->arch_specific && gpu->arch != arch) {
+        snprintf(why, len,
+                 "needs compute capability %d.%d exactly (%s: sm_%da code, which runs on "
+                 "no other GPU); the %s has %d.%d",
+                 arch / 10, arch % 10, feature, arch, gpu->name, gpu->arch / 10, gpu->arch % 10);
+        return 0;
+    }
     if (build && !build->has_code) {
         snprintf(why, len,
                  "this build has no code for compute capability %d.%d: rebuild with "

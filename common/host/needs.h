@@ -26,6 +26,7 @@ typedef struct {
     const char* feature; /* what needs arch, for the message: "cp.async"; NULL for arch 75 */
     size_t dynamic_smem; /* bytes of dynamic shared memory a block asks for */
     int threads;         /* a block's threads */
+    int arch_specific;   /* 1: code for exactly `arch` (sm_90a's wgmma), which no other GPU runs */
 } course_needs;
 
 /* The GPU's properties that decide (cudaDeviceProp's names in brackets). */

@@ -33,16 +33,16 @@ int course_variant_selected(const course_args* a, const course_variant* x) {
 }
 
 /* The verdict's line, the same in every chapter: for --list --gpu "  runs     NAME  needs 8.0,
- * 98304 bytes, 256 threads" (the arch, dynamic shared memory and threads a block), with
- * ": why" after a skipped one; at run time nothing for a variant that runs, else
- * "NAME skipped: why". */
+ * 98304 bytes, 256 threads" (the arch, "9.0a" for code of that architecture alone, dynamic shared
+ * memory and threads a block), with ": why" after a skipped one; at run time nothing for a
+ * variant that runs, else "NAME skipped: why". */
 static void print_verdict(const course_target* t, const char* name, const course_needs* need,
                           int runs, const char* why) {
     if (t->from_table) {
         const int arch = course_needs_arch(need);
-        printf("  %-8s %-20s needs %d.%d, %zu bytes, %d threads%s%s\n", runs ? "runs" : "skipped",
-               name, arch / 10, arch % 10, need->dynamic_smem, need->threads, runs ? "" : ": ",
-               runs ? "" : why);
+        printf("  %-8s %-20s needs %d.%d%s, %zu bytes, %d threads%s%s\n", runs ? "runs" : "skipped",
+               name, arch / 10, arch % 10, need->arch_specific ? "a" : "", need->dynamic_smem,
+               need->threads, runs ? "" : ": ", runs ? "" : why);
     } else if (!runs)
         printf("%s skipped: %s\n", name, why);
 }

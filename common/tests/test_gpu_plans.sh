@@ -2,8 +2,9 @@
 # test_gpu_plans.sh EXPECTED PROGRAM...: holds the one decision of which variants run where
 # (common/host/needs.h) to the table of real GPUs, for every chapter, on the CPU.
 # For each GPU of the table (as the programs name it) and each chapter program,
-# `PROGRAM --list --gpu KEY` prints a verdict a variant, what it needs (compute capability,
-# dynamic shared memory, threads) and whether it runs, then the chapter's own verdict. Each
+# `PROGRAM --list --gpu KEY` prints a verdict a variant, what it needs (compute capability, with
+# an "a" where the code is that architecture's alone; dynamic shared memory, threads) and whether
+# it runs, then the chapter's own verdict. Each
 # variant's verdict is checked against the GPU's figures in the plan's heading: one that runs
 # fits (capability, shared memory a block, threads a block), one that is skipped does not. Then
 # every GPU and chapter must have its line in EXPECTED, "KEY CHAPTER RUNS VERDICT SKIPPED...":
@@ -31,14 +32,16 @@ for key in $keys; do
     arch=$((BASH_REMATCH[1] * 10 + BASH_REMATCH[2])) optin=${BASH_REMATCH[3]} max_threads=${BASH_REMATCH[4]}
     runs=0 skipped=()
     while read -r verdict name _ need rest; do
-      if [[ ! "$need" =~ ^([0-9]+)\.([0-9]+),$ || ! "$rest" =~ ^([0-9]+)\ bytes,\ ([0-9]+)\ threads ]]; then
+      if [[ ! "$need" =~ ^([0-9]+)\.([0-9]+)a?,$ || ! "$rest" =~ ^([0-9]+)\ bytes,\ ([0-9]+)\ threads ]]; then
         echo "FAIL: $key $chapter: '$verdict $name $need $rest'"; bad=1; continue
       fi
       bytes=${BASH_REMATCH[1]} threads=${BASH_REMATCH[2]}
-      [[ "$need" =~ ^([0-9]+)\.([0-9]+),$ ]]
-      varch=$((BASH_REMATCH[1] * 10 + BASH_REMATCH[2]))
+      [[ "$need" =~ ^([0-9]+)\.([0-9]+)(a?),$ ]]
+      varch=$((BASH_REMATCH[1] * 10 + BASH_REMATCH[2])) only=${BASH_REMATCH[3]}
       fits=1
       [ "$varch" -le "$arch" ] && [ "$bytes" -le "$optin" ] && [ "$threads" -le "$max_threads" ] || fits=0
+      # "9.0a": code of that architecture alone (sm_90a's wgmma), which no other GPU runs
+      [ -z "$only" ] || [ "$varch" -eq "$arch" ] || fits=0
       if [ "$verdict" = runs ]; then
         runs=$((runs + 1))
         [ $fits -eq 1 ] || { echo "FAIL: $key $chapter: $name runs but does not fit: $need $rest"; bad=1; }

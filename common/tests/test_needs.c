@@ -6,7 +6,7 @@
 
 static int runs(const char* key, const course_build* b, int arch, size_t smem, int threads,
                 char* why) {
-    const course_needs need = {arch, arch >= 90 ? "the TMA" : "cp.async", smem, threads};
+    const course_needs need = {arch, arch >= 90 ? "the TMA" : "cp.async", smem, threads, 0};
     const course_gpu* gpu = course_known_gpu(key);
     if (!gpu) die("no GPU '%s' in the table", key);
     return course_variant_runs(gpu, b, &need, why, 256);
@@ -38,6 +38,17 @@ int main(int argc, char** argv) {
     EXPECT(!runs("a100", NULL, 90, 0, 256, why) && strstr(why, "9.0 (the TMA)"), "TMA on an A100");
     EXPECT(runs("b200", NULL, 90, 0, 256, why) && runs("rtx5090", NULL, 90, 0, 256, why),
            "the TMA on Blackwell");
+    {
+        const course_needs wgmma = {90, "wgmma", 0, 384, 1};
+        EXPECT(course_variant_runs(course_known_gpu("h100"), NULL, &wgmma, why, 256),
+               "wgmma on an H100: %s", why);
+        EXPECT(!course_variant_runs(course_known_gpu("b200"), NULL, &wgmma, why, 256) &&
+                   strstr(why, "9.0 exactly (wgmma: sm_90a code"),
+               "wgmma on a B200: %s", why);
+        EXPECT(!course_variant_runs(course_known_gpu("a100"), NULL, &wgmma, why, 256) &&
+                   strstr(why, "9.0 (wgmma)"),
+               "wgmma on an A100: %s", why);
+    }
     course_build jit = {1, 75, 0, 1024}, none = {0, 0, 0, 0}, own = {1, 90, 0, 1024};
     EXPECT(!runs("h200", &jit, 80, 0, 256, why) && strstr(why, "compute_75") &&
                strstr(why, "ARCHITECTURES=90"),
