@@ -5,6 +5,7 @@
  *   mbarrier.arrive.expect_tx         one arrival, and the bytes that copies will count in
  *   cp.async.bulk.tensor.2d           one box of a tensor map into shared memory, its bytes
  *                                     counted into the barrier (complete_tx) as they land
+ *   mbarrier.arrive                   one arrival (a consumer done with a stage)
  *   mbarrier.try_wait.parity          has the phase of that parity completed? (a phase completes
  *                                     when its arrivals and bytes are all in; parities alternate)
  *   cp.async.bulk.tensor.2d (store)   one box of shared memory out to a tensor map, clipped at
@@ -50,6 +51,11 @@ static __device__ __forceinline__ void mbarrier_init(unsigned bar, unsigned arri
 static __device__ __forceinline__ void mbarrier_expect_bytes(unsigned bar, unsigned bytes) {
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
                  : "memory");
+}
+
+/* This thread's arrival. */
+static __device__ __forceinline__ void mbarrier_arrive(unsigned bar) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
 }
 
 /* One box of a 2-D tensor map at coordinates (x, y), innermost first, into shared memory at dst;
