@@ -8,19 +8,40 @@
 #include "model/layout.h"
 
 /* A stage's tiles: rows as they come, padded by 8 halves (16 bytes), swizzled (chapter 04's
- * ldmatrix rule), or as the TMA writes them in its 128B mode (hgemm_tiles.cuh, hg_tile). */
-enum hgemm_layout { HG_PLAIN, HG_PADDED, HG_SWIZZLED, HG_TMA };
+ * ldmatrix rule), or as the TMA writes them in its 128B mode (hgemm_tiles.cuh, hg_tile); the
+ * wgmma kernels' in each mode. */
+enum hgemm_layout { HG_PLAIN, HG_PADDED, HG_SWIZZLED, HG_TMA, HG_WGMMA };
+
+/* The wgmma kernels' layouts: HG_WGMMA + the mode (model/wgmma_desc.h's wgmma_mode: none, 128B,
+ * 64B, 32B), the TMA's boxes one atom wide. No ldmatrix reads them: the tensor cores do. */
+COURSE_HD_INLINE int hgemm_is_wgmma(int layout) {
+    return layout >= HG_WGMMA;
+}
 
 /* The layout's name in the lesson's tables and the CSV. */
 COURSE_HD_INLINE const char* hgemm_layout_name(int layout) {
-    return layout == HG_PLAIN      ? "plain"
-           : layout == HG_PADDED   ? "padded"
-           : layout == HG_SWIZZLED ? "swizzled"
-                                   : "tma";
+    return layout == HG_PLAIN       ? "plain"
+           : layout == HG_PADDED    ? "padded"
+           : layout == HG_SWIZZLED  ? "swizzled"
+           : layout == HG_TMA       ? "tma"
+           : layout == HG_WGMMA     ? "wgmma_none"
+           : layout == HG_WGMMA + 1 ? "wgmma_128B"
+           : layout == HG_WGMMA + 2 ? "wgmma_64B"
+                                    : "wgmma_32B";
 }
 
 /* The TMA kernels' slice: 64 halves along k, one 128-byte box row. */
 enum { HG_TMA_BK = 64 };
+
+/* The TMA copies that fill one slice of a BM x BN block tile: hgemm_tma's one box of A and a
+ * 64-column panel of B each; a wgmma kernel's boxes one atom row (S bytes) wide, 128 / S of A
+ * and 2 BN / S of B (BK = 64 halves: 128 bytes of a row). -1: the tiles come by cp.async. */
+COURSE_HD_INLINE int hgemm_tma_copies_per_slice(int layout, int bn) {
+    if (layout == HG_TMA) return 1 + bn / 64;
+    if (!hgemm_is_wgmma(layout)) return -1;
+    const int mode = layout - HG_WGMMA, s = mode == 1 ? 128 : mode == 2 ? 64 : mode == 3 ? 32 : 16;
+    return 128 / s + 2 * bn / s;
+}
 
 /* C's staging (hgemm_tma_persistent): a warp's 64 x 64 floats leave in chunks of 16 rows, each
  * two TMA boxes of 16 x 32 floats (128-byte rows, the 128B swizzle); two buffers a warp, so a

@@ -29,7 +29,7 @@ void tensor_print_lesson(const course_variants* t) {
     printf("%-20s %-9s %9s %9s %9s\n", "variant", "layout", "A", "B", "mean");
     for (int i = 0; i < t->n; ++i) {
         const tensor_variant* x = tensor_at(t, i);
-        if (!x->launch || !x->v.kernel) continue;
+        if (!x->launch || !x->v.kernel || hgemm_is_wgmma(x->layout)) continue;
         int a, b;
         const double m = tensor_ldmatrix_wavefronts(x, &a, &b);
         printf("%-20s %-9s %9d %9d %9.2f\n", x->v.name, hgemm_layout_name(x->layout), a, b, m);

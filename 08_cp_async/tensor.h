@@ -3,7 +3,8 @@
  * fed by the TMA (hgemm_tma_kernels.cuh); checked against a CPU double reference on odd shapes,
  * measured against cuBLAS (fp16 in, fp32 accumulate and out) and against the program's own
  * mma.sync ceiling, in the same run.
- *   tensor_variants.cu  the variant table and the launches (the only file with the kernels)
+ *   tensor_variants.cu  the variant table and the launches (the only file with the kernels but
+ *                       hgemm_wgmma.cu, the wgmma kernels', built for sm_90a apart)
  *   tensor.cu           the part's run, the lesson's tables and the chapter's pictures
  *   tensor_check.cu     the check
  *   tensor_bench.cu     the benchmark, its CSV (the _hgemm side file) and the lesson's summary
@@ -21,8 +22,10 @@
 /* The side file of --csv FILE (course_side_path: x.csv -> x_hgemm.csv). */
 #define TENSOR_CSV "_hgemm"
 
-/* The ceiling's variant: mma.sync on registers, timed apart (it computes no GEMM). */
-#define TENSOR_CEILING "mma_ceiling"
+/* The ceilings' variants, timed apart (they compute no GEMM): mma.sync on registers, the
+ * mma.sync kernels' ceiling; wgmma on shared memory (sm_90a), the wgmma kernels'. */
+#define TENSOR_CEILING       "mma_ceiling"
+#define TENSOR_WGMMA_CEILING "wgmma_ceiling"
 enum { CEILING_NT = 256, CEILING_ITERS = 20000, CEILING_BLOCKS_PER_SM = 4 };
 
 /* One call: C = alpha A B + beta C, A (M x K) and B (K x N) row-major halves, C row-major

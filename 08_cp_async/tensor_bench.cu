@@ -1,6 +1,7 @@
 /* Chapter 08, part 3's benchmark (tensor.h): the ceiling, then cuBLAS and every variant selected
  * at 4096^3 and 8192^3, each output against cuBLAS's; the _hgemm CSV; the lesson's summary. */
 #include "hgemm_layout.h"
+#include "hgemm_wgmma.h"
 #include "tensor.h"
 #include "tensor_model.h"
 #include "gemm/harness.h"
@@ -11,6 +12,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { WARMUP = 2 };
@@ -37,7 +39,10 @@ static void bench_gemm(void* p, int rep) {
 static void bench_ceiling(void* p, int rep) {
     (void)rep;
     const bench_ctx* x = (const bench_ctx*)p;
-    tensor_launch_ceiling(x->blocks, x->c.C);
+    if (hgemm_is_wgmma(x->v->layout))
+        hgemm_wgmma_launch_ceiling(x->blocks, x->c.C);
+    else
+        tensor_launch_ceiling(x->blocks, x->c.C);
 }
 
 /* The largest |x - r| over the largest |r|: how far an output is from cuBLAS's; NaN if any
@@ -53,12 +58,15 @@ static double distance(const float* x, const float* r, size_t n) {
     return diff / (top > 0 ? top : 1.0);
 }
 
-/* The ceiling: 4 blocks of 8 warps per SM, 8 independent mma chains a warp. */
+/* A ceiling. mma.sync's: 4 blocks of 8 warps per SM, 8 independent mma chains a warp; wgmma's
+ * (its row's layout a wgmma one): a block of two warpgroups per SM. */
 static tensor_measurement measure_ceiling(const course_args* a, const course_device* dev,
                                           const tensor_variant* ceiling) {
-    const int blocks = dev->sm_count * CEILING_BLOCKS_PER_SM;
+    const int wgmma = hgemm_is_wgmma(ceiling->layout);
+    const int blocks = dev->sm_count * (wgmma ? 1 : CEILING_BLOCKS_PER_SM),
+              threads = wgmma ? hgemm_wgmma_ceiling_threads() : CEILING_NT;
     float* sink;
-    CUDA_CHECK(cudaMalloc(&sink, (size_t)blocks * CEILING_NT * 4));
+    CUDA_CHECK(cudaMalloc(&sink, (size_t)blocks * threads * 4));
     bench_ctx x;
     memset(&x, 0, sizeof x);
     x.v = ceiling;
@@ -69,18 +77,24 @@ static tensor_measurement measure_ceiling(const course_args* a, const course_dev
     m.v = ceiling;
     /* launches: counts the GEMM kernels only, what the ncu test profiles (none here) */
     m.t = bench_run(bench_ceiling, &x, WARMUP, (int)a->reps, 0);
-    m.tflops = 2.0 * 16 * 8 * 16 * 8.0 * CEILING_ITERS * blocks * (CEILING_NT / 32) /
-               (m.t.median_ms * 1e9);
+    const double flops_per_block =
+        wgmma ? hgemm_wgmma_ceiling_flops_per_block()
+              : 2.0 * 16 * 8 * 16 * 8.0 * CEILING_ITERS * (CEILING_NT / 32);
+    m.tflops = flops_per_block * blocks / (m.t.median_ms * 1e9);
     m.of_ceiling = 1.0;
     m.of_cublas = -1.0; /* not a GEMM: -1 in the CSV */
     CUDA_CHECK(cudaFree(sink));
     return m;
 }
 
-/* Every variant selected (cuBLAS always: the baseline) at shape s, into m; returns how many. */
+/* Every variant selected (cuBLAS always: the baseline) at shape s, into m; returns how many.
+ * Interleaved: each of a->reps rounds times every variant once, after one untimed launch, so
+ * that a drift of clock or power over the run falls on all of them alike (the modes of the wgmma
+ * kernel differ by less than that could). In the last round each output is checked against
+ * cuBLAS's, C poisoned before. */
 static int measure_shape(const char* program, const course_args* a, const course_variants* running,
-                         cublasHandle_t cublas, gemm_shape s, double ceiling_tflops,
-                         tensor_measurement* m, int* bad) {
+                         cublasHandle_t cublas, gemm_shape s, double mma_ceiling,
+                         double wgmma_ceiling, tensor_measurement* m, int* bad) {
     const size_t na = (size_t)s.M * s.K, nb = (size_t)s.K * s.N, nc = (size_t)s.M * s.N;
     course_require_device_memory(program, 2.0 * (na + nb) + 8.0 * nc, "the tensor-core benchmark");
     course_buffer A = course_buffer_alloc(na * 2), B = course_buffer_alloc(nb * 2),
@@ -90,35 +104,57 @@ static int measure_shape(const char* program, const course_args* a, const course
     tensor_fill_halves((__half*)B.host, nb, &seed);
     course_buffer_upload(&A);
     course_buffer_upload(&B);
-    int n = 0;
-    double cublas_ms = 0;
-    for (int i = 0; i < running->n; ++i) {
+    bench_ctx ctx[64];
+    int n = 0; /* the variants timed; cuBLAS's comes first in the table */
+    for (int i = 0; i < running->n && n < 64; ++i) {
         const tensor_variant* x = tensor_at(running, i);
         if (!x->launch || (!x->v.baseline && !course_variant_selected(a, &x->v))) continue;
-        const course_buffer* out = x->v.baseline ? &Ref : &C;
-        bench_ctx ctx = {x,
-                         {(const __half*)A.dev, (const __half*)B.dev, (float*)out->dev, s.M, s.N,
-                          s.K, 1.0f, 0.0f, cublas},
-                         0};
-        if (!x->v.baseline) course_buffer_poison(&C);
-        tensor_measurement* r = &m[n++];
-        r->v = x;
-        r->s = s;
-        r->t = bench_run(bench_gemm, &ctx, WARMUP, (int)a->reps, x->v.kernel ? 1 : 0);
-        r->tflops = 2.0 * s.M * s.N * (double)s.K / (r->t.median_ms * 1e9);
-        r->of_ceiling = r->tflops / ceiling_tflops;
-        if (x->v.baseline) cublas_ms = r->t.median_ms;
-        r->of_cublas = cublas_ms / r->t.median_ms;
-        course_buffer_download(out);
-        if (x->v.baseline) continue;
-        r->error = distance((const float*)C.host, (const float*)Ref.host, nc);
-        if (!(r->error <= 1e-3)) {
-            printf("benchmark: %s %dx%dx%d differs from cuBLAS by %.3g of its largest element: "
-                   "WRONG\n",
-                   x->v.name, s.M, s.N, s.K, r->error);
-            *bad = 1;
-        }
+        const tensor_call c = {(const __half*)A.dev,
+                               (const __half*)B.dev,
+                               (float*)(x->v.baseline ? Ref.dev : C.dev),
+                               s.M,
+                               s.N,
+                               s.K,
+                               1.0f,
+                               0.0f,
+                               cublas};
+        ctx[n].v = x;
+        ctx[n].c = c;
+        ctx[n].blocks = 0;
+        ++n;
     }
+    const int rounds = (int)a->reps;
+    double* ms = (double*)malloc(sizeof(double) * n * rounds);
+    if (!ms) die("out of host memory");
+    for (int k = 0; k < rounds; ++k)
+        for (int j = 0; j < n; ++j) {
+            const int last = k == rounds - 1, baseline = ctx[j].v->v.baseline;
+            if (last && !baseline) course_buffer_poison(&C);
+            ms[j * rounds + k] =
+                bench_run(bench_gemm, &ctx[j], k == 0 ? WARMUP : 1, 1, 1).median_ms;
+            if (!last) continue;
+            tensor_measurement* r = &m[j];
+            r->v = ctx[j].v;
+            r->s = s;
+            course_buffer_download(baseline ? &Ref : &C);
+            r->error = baseline ? 0 : distance((const float*)C.host, (const float*)Ref.host, nc);
+            if (!(r->error <= 1e-3)) {
+                printf("benchmark: %s %dx%dx%d differs from cuBLAS by %.3g of its largest element: "
+                       "WRONG\n",
+                       r->v->v.name, s.M, s.N, s.K, r->error);
+                *bad = 1;
+            }
+        }
+    for (int j = 0; j < n; ++j) {
+        tensor_measurement* r = &m[j];
+        bench_stats(&ms[j * rounds], rounds, &r->t.median_ms, &r->t.min_ms, &r->t.max_ms);
+        r->t.reps = rounds;
+        r->t.launches = ctx[j].v->v.kernel ? WARMUP + 2 * rounds - 1 : 0;
+        r->tflops = 2.0 * s.M * s.N * (double)s.K / (r->t.median_ms * 1e9);
+        r->of_ceiling = r->tflops / (hgemm_is_wgmma(r->v->layout) ? wgmma_ceiling : mma_ceiling);
+        r->of_cublas = m[0].t.median_ms / r->t.median_ms;
+    }
+    free(ms);
     course_buffer_free(&A);
     course_buffer_free(&B);
     course_buffer_free(&C);
@@ -153,10 +189,12 @@ static const csv_column COLUMNS[] = {
     {"spill_bytes", CSV_INT, 0},
     {"model_ldsm_wavefronts_per_request", CSV_REAL, 4},
     {"model_st_wavefronts_per_request", CSV_REAL, 4},
+    {"tma_copies_per_tile", CSV_INT, 0},
 };
 
-/* The GEMM kernels' rows carry their layout, registers and ldmatrix model; cuBLAS's and the
- * ceiling's none ("-", 0, -1); only hgemm_tma_persistent has shared stores to predict. */
+/* The GEMM kernels' rows carry their layout, registers and ldmatrix model (-1 for wgmma's, which
+ * reads no fragments); cuBLAS's and the ceilings' none ("-", 0, -1); only the kernels that stage
+ * C for the TMA have shared stores to predict. */
 static void write_csv(const char* path, const course_device* dev, const char* cmd,
                       const tensor_measurement* m, int n) {
     csv_table t;
@@ -171,7 +209,7 @@ static void write_csv(const char* path, const course_device* dev, const char* cm
             CUDA_CHECK(cudaFuncGetAttributes(&fa, x->v.kernel));
             regs = fa.numRegs;
             spill = (int)fa.localSizeBytes;
-            model = tensor_ldmatrix_wavefronts(x, &a_wf, &b_wf);
+            if (!hgemm_is_wgmma(x->layout)) model = tensor_ldmatrix_wavefronts(x, &a_wf, &b_wf);
         }
         csv_text(&t, "variant", x->v.name);
         csv_int(&t, "kernel", x->v.number);
@@ -198,6 +236,9 @@ static void write_csv(const char* path, const course_device* dev, const char* cm
         csv_real(&t, "model_ldsm_wavefronts_per_request", model);
         csv_real(&t, "model_st_wavefronts_per_request",
                  x->stores_c_through_tma ? tensor_c_staging_model(1, 1, &ideal) : -1.0);
+        const int copies = gemm_kernel ? hgemm_tma_copies_per_slice(x->layout, x->bn) : -1;
+        csv_int(&t, "tma_copies_per_tile",
+                copies < 0 ? -1 : (long long)copies * ((m[i].s.K + x->bk - 1) / x->bk));
         csv_end_row(&t);
     }
     csv_table_close(&t);
@@ -207,9 +248,10 @@ static void write_csv(const char* path, const course_device* dev, const char* cm
 /* ---------------------------------------------------------------- the benchmark */
 
 static void print_measurements(const course_args* a, const tensor_measurement* m, int n) {
-    printf("\ntensor cores: median of %ld repetitions after %d warm-ups; TFLOP/s = 2 M N K / "
-           "time; the ceiling: mma.sync on registers\n",
-           a->reps, WARMUP);
+    printf("\ntensor cores: median of %ld rounds, each timing every variant once after an untimed "
+           "launch; TFLOP/s = 2 M N K / time; the ceilings: mma.sync on registers, wgmma on "
+           "shared memory\n",
+           a->reps);
     printf("%-20s %16s %10s %10s %10s %8s %9s %9s %10s\n", "variant", "shape", "median ms",
            "min ms", "max ms", "TFLOP/s", "% ceiling", "% cuBLAS", "vs cuBLAS");
     for (int i = 0; i < n; ++i) {
@@ -244,12 +286,21 @@ int tensor_bench(const char* program, const course_args* a, const course_device*
         n_shapes = a->size >= 8192 ? 2 : a->size >= 4096 ? 1 : 0;
         if (!n_shapes) shapes[n_shapes++] = {(int)a->size, (int)a->size, (int)a->size};
     }
-    if (a->variant && !strcmp(a->variant, TENSOR_CEILING)) n_shapes = 0;
+    if (a->variant &&
+        (!strcmp(a->variant, TENSOR_CEILING) || !strcmp(a->variant, TENSOR_WGMMA_CEILING)))
+        n_shapes = 0;
     static tensor_measurement m[64];
     int n_m = 0, bad = 0;
     const tensor_measurement ceiling =
         measure_ceiling(a, dev, tensor_at(running, course_find_variant(running, TENSOR_CEILING)));
     m[n_m++] = ceiling;
+    /* wgmma's where it runs (sm_90): the wgmma kernels' share is of it */
+    const int wgmma_at = course_find_variant(running, TENSOR_WGMMA_CEILING);
+    double wgmma_ceiling = 0;
+    if (wgmma_at >= 0) {
+        m[n_m] = measure_ceiling(a, dev, tensor_at(running, wgmma_at));
+        wgmma_ceiling = m[n_m++].tflops;
+    }
     for (int k = 0; k < n_shapes; ++k) {
         if (shapes[k].K == 0) { /* only from --shape: the check covers it */
             printf("benchmark: tensor cores at %dx%dx0 skipped: K = 0 (C = beta C) has no "
@@ -257,7 +308,8 @@ int tensor_bench(const char* program, const course_args* a, const course_device*
                    shapes[k].M, shapes[k].N);
             continue;
         }
-        n_m += measure_shape(program, a, running, cublas, shapes[k], ceiling.tflops, &m[n_m], &bad);
+        n_m += measure_shape(program, a, running, cublas, shapes[k], ceiling.tflops, wgmma_ceiling,
+                             &m[n_m], &bad);
     }
     print_measurements(a, m, n_m);
     if (a->csv) {
@@ -267,7 +319,7 @@ int tensor_bench(const char* program, const course_args* a, const course_device*
         write_csv(path, dev, a->command_line, m, n_m);
     }
     if (lesson) {
-        printf("\n| tensor cores | shape | TFLOP/s | of the mma.sync ceiling | of cuBLAS |\n"
+        printf("\n| tensor cores | shape | TFLOP/s | of its ceiling | of cuBLAS |\n"
                "| --- | --- | ---: | ---: | ---: |\n");
         for (int i = 1; i < n_m; ++i)
             if (!m[i].v->sweep)
@@ -275,6 +327,8 @@ int tensor_bench(const char* program, const course_args* a, const course_device*
                        m[i].s.N, m[i].s.K, m[i].tflops, 100 * m[i].of_ceiling,
                        100 * m[i].of_cublas);
         printf("| %s | - | %.1f | 100%% | - |\n", TENSOR_CEILING, ceiling.tflops);
+        if (wgmma_ceiling > 0)
+            printf("| %s | - | %.1f | 100%% | - |\n", TENSOR_WGMMA_CEILING, wgmma_ceiling);
     }
     return bad;
 }

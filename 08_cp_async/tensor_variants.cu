@@ -1,14 +1,18 @@
 /* Chapter 08, part 3's variant table and launches (tensor.h). Numbers, as the lesson steps through
  * them: 9 to 11 hgemm_mma with its tiles plain, padded, swizzled (and the sweep, swizzled); 12
- * and 13 the TMA's kernels; 14 the ceiling. */
+ * and 13 the TMA's kernels; 14 the mma.sync ceiling; 16 to 19 the wgmma kernels (hgemm_wgmma.h)
+ * and 20 their ceiling (15 is part 4's auto). */
 #include "hgemm_kernels.cuh"
 #include "hgemm_layout.h"
 #include "hgemm_tma_kernels.cuh"
+#include "hgemm_wgmma.h"
 #include "tensor.h"
 #include "host/check.h"
 #include "host/tma_map.h"
+#include "model/wgmma_desc.h"
 
 #include <stdint.h>
+#include <string.h>
 
 template <int BM, int BN, int BK, int STAGES, int LAYOUT, int ALIGNED>
 static void launch_mma_kernel(const tensor_call* c) {
@@ -89,6 +93,14 @@ static void launch_tma_persistent(const tensor_call* c) {
         a, b, map_c, c->C, c->M, c->N, c->K, c->alpha, c->beta);
 }
 
+/* A wgmma kernel (hgemm_wgmma.cu) where its tensor maps take the call, else hgemm_mma's swizzled
+ * 256 x 128 tile, as the TMA's kernels fall back. */
+template <int KIND>
+static void launch_wgmma(const tensor_call* c) {
+    if (c->M == 0 || c->N == 0) return;
+    if (!hgemm_wgmma_launch(KIND, c)) launch_mma<256, 128, HG_TMA_BK, 3, HG_SWIZZLED>(c);
+}
+
 /* Row-major C = A B is column-major C^T = B^T A^T: cuBLAS gets B first. Default math: fp16
  * inputs, fp32 compute and output, tensor cores (on sm_90, wgmma). */
 static void launch_cublas(const tensor_call* c) {
@@ -143,6 +155,27 @@ void tensor_launch_ceiling(int blocks, float* out) {
         .stores_c_through_tma = STORES_C,                                                          \
     }
 
+/* A row of the wgmma kernels': what hgemm_wgmma.h says of KIND, its fallback hgemm_mma's. */
+#define WGMMA(NAME, NUMBER, DESCRIPTION, KIND)                                                     \
+    {                                                                                              \
+        .v = {.name = NAME,                                                                        \
+              .number = NUMBER,                                                                    \
+              .description = DESCRIPTION,                                                          \
+              .kernel = hgemm_wgmma_info_of(KIND).kernel,                                          \
+              .needs = {.arch = 90,                                                                \
+                        .feature = "wgmma",                                                        \
+                        .dynamic_smem = hgemm_wgmma_info_of(KIND).dynamic_smem,                    \
+                        .threads = hgemm_wgmma_info_of(KIND).threads,                              \
+                        .arch_specific = 1}},                                                      \
+        .launch = launch_wgmma<KIND>, .bm = hgemm_wgmma_info_of(KIND).bm,                          \
+        .bn = hgemm_wgmma_info_of(KIND).bn, .bk = HG_TMA_BK,                                       \
+        .stages = hgemm_wgmma_info_of(KIND).stages,                                                \
+        .layout = HG_WGMMA + hgemm_wgmma_info_of(KIND).mode,                                       \
+        .unaligned_kernel = (const void*)hgemm_mma<256, 128, HG_TMA_BK, 4, 2, 3, HG_SWIZZLED, 0>,  \
+        .fallback_kernel = (const void*)hgemm_mma<256, 128, HG_TMA_BK, 4, 2, 3, HG_SWIZZLED, 1>,   \
+        .stores_c_through_tma = hgemm_wgmma_info_of(KIND).stores_c,                                \
+    }
+
 static tensor_variant VARIANTS[] = {
     {.v = {.name = "hgemm_cublas",
            .description = "cuBLAS, fp16 in, fp32 accumulate and out: the baseline",
@@ -169,9 +202,31 @@ static tensor_variant VARIANTS[] = {
                "mma.sync with its operands in registers, no memory: the tensor cores' ceiling",
            .kernel = (const void*)mma_ceiling,
            .needs = {.arch = 80, .feature = "mma.sync.m16n8k16", .threads = CEILING_NT}}},
+    WGMMA("hgemm_wgmma", 16,
+          "wgmma (sm_90a): one warpgroup, 64 x 256 tiles, 4 stages of 64 k by the TMA, 128B",
+          WG_ONE_WARPGROUP),
+    WGMMA("hgemm_wgmma_ws", 17,
+          "a producer warpgroup and two consumers, 128 x 256, full and empty mbarriers",
+          WG_SPECIALISED),
+    WGMMA("hgemm_wgmma_persistent", 18, "one block an SM walking the tiles", WG_PERSISTENT),
+    WGMMA("hgemm_wgmma_tma_c", 19, "C through the TMA", WG_TMA_C),
+    WGMMA("hgemm_wgmma_tma_c_64B", 19, "the same in the 64B mode", WG_TMA_C_64B),
+    WGMMA("hgemm_wgmma_tma_c_32B", 19, "the same in the 32B mode", WG_TMA_C_32B),
+    WGMMA("hgemm_wgmma_tma_c_none", 19, "the same unswizzled (interleave)", WG_TMA_C_NONE),
+    {.v = {.name = TENSOR_WGMMA_CEILING,
+           .number = 20,
+           .description = "wgmma on shared memory, no global memory: the wgmma kernels' ceiling",
+           .kernel = hgemm_wgmma_ceiling_kernel(),
+           .needs = {.arch = 90,
+                     .feature = "wgmma",
+                     .dynamic_smem = hgemm_wgmma_ceiling_smem(),
+                     .threads = hgemm_wgmma_ceiling_threads(),
+                     .arch_specific = 1}},
+     .layout = HG_WGMMA + WGMMA_128B},
 };
 #undef MMA
 #undef TMA
+#undef WGMMA
 enum { N_VARIANTS = sizeof VARIANTS / sizeof VARIANTS[0] };
 
 course_variants tensor_variants(void) {
@@ -185,6 +240,10 @@ const tensor_variant* tensor_at(const course_variants* t, int i) {
 void tensor_configure(const course_variants* running) {
     for (int i = 0; i < running->n; ++i) {
         const tensor_variant* x = tensor_at(running, i);
+        if (!strcmp(x->v.name, TENSOR_WGMMA_CEILING))
+            CUDA_CHECK(cudaFuncSetAttribute(x->v.kernel,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            (int)x->v.needs.dynamic_smem));
         /* the fallbacks need no more than the TMA's kernels (their tiles less the slack) */
         const void* kernels[3] = {x->v.kernel, x->unaligned_kernel, x->fallback_kernel};
         for (int k = 0; k < 3; ++k)
