@@ -39,6 +39,19 @@ int exercise_choose_swizzle(int elem_bytes, int vec, int row_elems, int* b, int*
 int exercise_ldmatrix_layout(int elem_bytes, int row_elems, int tma, int* box_elems, int* b, int* m,
                              int* s);
 
+/* Exercise, part 3: the 64-bit matrix descriptor through which wgmma reads one slice of an
+ * fp16 operand from shared memory (part2_wgmma.md). The TMA wrote the operand's tile in `mode`
+ * (0 none, 1 128B, 2 64B, 3 32B: the descriptor's own numbering) as boxes one atom row wide (16
+ * bytes for none, else the mode's 32, 64 or 128) and box_rows rows deep, laid one after another
+ * from a 1 KiB boundary: along K for a K-major operand (k_major 1: its rows run along K), along
+ * M or N for an MN-major one. The slice starts at byte `start` (counted from any 1 KiB boundary;
+ * a multiple of 16 inside the tile). Return the descriptor: start, LBO and SBO in their fields,
+ * the base offset (0 here: every atom of such a tile starts on its period) and the mode. The
+ * test compares its fields with the course's model (an LBO the mode does not use is not
+ * compared) and, on an sm_90 GPU, has wgmma multiply two tiles through it. */
+unsigned long long exercise_wgmma_descriptor(int mode, int k_major, unsigned box_rows,
+                                             unsigned start);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,6 @@
-/* Chapter 04 exercise: write exercise_choose_swizzle and exercise_ldmatrix_layout (see
- * cute_general.h and README.md, "Exercise"), then run
+/* Chapter 04 exercise: write exercise_choose_swizzle, exercise_ldmatrix_layout and
+ * exercise_wgmma_descriptor (see cute_general.h, README.md's "Exercise" and part2_wgmma.md's),
+ * then run
  *     scripts/grade.sh 04_cute_general
  * The test applies your Swizzle<B,M,S> to tiles of every element size, vector width and row
  * length and checks its properties in the course's calibrated model. */
@@ -23,5 +24,16 @@ int exercise_ldmatrix_layout(int elem_bytes, int row_elems, int tma, int* box_el
      * (README, "ldmatrix")? How wide a box can the TMA write, and in which of its modes? */
     *box_elems = row_elems;
     *b = *m = *s = 0; /* not written yet: no swizzle at all */
+    return 0;
+}
+
+unsigned long long exercise_wgmma_descriptor(int mode, int k_major, unsigned box_rows,
+                                             unsigned start) {
+    (void)mode;
+    (void)k_major;
+    (void)box_rows;
+    (void)start;
+    /* TODO: which strides does the TMA's fill leave between core matrices, along MN and along K
+     * (LBO, SBO)? Then each field: where it sits, in what unit, and the mode's number. */
     return 0;
 }

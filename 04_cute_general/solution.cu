@@ -1,5 +1,6 @@
 /* Chapter 04 exercise: the reference answer, the procedure of README.md worked in code. */
 #include "cute_general.h"
+#include "model/wgmma_desc.h"
 
 static int is_power_of_two(int x) {
     return x > 0 && (x & (x - 1)) == 0;
@@ -48,4 +49,15 @@ int exercise_ldmatrix_layout(int elem_bytes, int row_elems, int tma, int* box_el
     *m = mm;
     *s = ss;
     return 0;
+}
+
+/* The strides the TMA's fill implies (wgmma_tma_strides: model/wgmma_desc.h says why each), then
+ * the fields (wgmma_desc: each >> 4, the mode in bits 62..63); the pattern is the atom's start,
+ * on its period, so the base offset is 0. */
+unsigned long long exercise_wgmma_descriptor(int mode, int k_major, unsigned box_rows,
+                                             unsigned start) {
+    const wgmma_mode m = (wgmma_mode)mode;
+    unsigned lbo, sbo;
+    wgmma_tma_strides(m, k_major, box_rows, &lbo, &sbo);
+    return wgmma_desc(m, start, start - start % wgmma_period(m), lbo, sbo);
 }

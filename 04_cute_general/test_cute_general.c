@@ -3,11 +3,16 @@
  * properties (bijection, contiguous groups, conflict-free column and row reads in the calibrated
  * model), not to one fixed answer; the same for exercise_ldmatrix_layout on int8, half and tf32
  * tiles of 16- to 1024-byte rows read by ldmatrix.x4, written by the kernel (any swizzle) or by
- * the TMA (its modes, the widest box they allow); and bad input gives -1. */
+ * the TMA (its modes, the widest box they allow); and bad input gives -1. Part 3:
+ * exercise_wgmma_descriptor's fields against the model's (--cpu), and (--gpu, on an sm_90 GPU)
+ * wgmma's product through its descriptors on tiles the TMA wrote in each mode (wgmma_tile.h). */
 #include "cute_general.h"
+#include "wgmma_tile.h"
+#include "host/device.h"
 #include "host/test_util.h"
 #include "model/layout.h"
 #include "model/swizzle_tile.h"
+#include "model/wgmma_desc.h"
 
 enum { ROWS = 64 };
 
@@ -78,8 +83,81 @@ static void ldmatrix_part(void) {
                wrong, tiles);
 }
 
-int main(int argc, char** argv) {
-    if (test_no_arguments(argc, argv)) return EXIT_USAGE;
+static const char* const MODE_NAMES[] = {"none", "128B", "64B", "32B"};
+
+/* Part 3 on the CPU: for each mode, major-ness and box depth, the descriptors of four slices of a
+ * tile at three boundaries, field by field against the model (the solution's answer). */
+static void descriptor_part(void) {
+    static const unsigned rows[] = {8, 64, 128, 256}, tiles[] = {0, 2048, 16384};
+    int cases = 0, wrong = 0;
+    for (int mode = 0; mode < 4; ++mode)
+        for (int k_major = 0; k_major < 2; ++k_major)
+            for (int r = 0; r < 4; ++r)
+                for (int t = 0; t < 3; ++t)
+                    for (unsigned sl = 0; sl < 4; ++sl) {
+                        const wgmma_mode m = (wgmma_mode)mode;
+                        const unsigned span = wgmma_span(m);
+                        const unsigned start =
+                            tiles[t] + (k_major ? 32 * sl / span * (rows[r] * span) + 32 * sl % span
+                                                : 16 * sl * span);
+                        unsigned lbo, sbo;
+                        wgmma_tma_strides(m, k_major, rows[r], &lbo, &sbo);
+                        const wgmma_fields want =
+                            wgmma_desc_fields(wgmma_desc(m, start, start & ~1023u, lbo, sbo));
+                        const unsigned long long d =
+                            exercise_wgmma_descriptor(mode, k_major, rows[r], start);
+                        const wgmma_fields got = wgmma_desc_fields(d);
+                        /* K-major in a swizzled mode has no LBO (the ISA: "assumed 1") */
+                        const int lbo_used = !k_major || m == WGMMA_NONE;
+                        const unsigned long long unused =
+                            d & ~(0x3FFFull | 0x3FFFull << 16 | 0x3FFFull << 32 | 7ull << 49 |
+                                  3ull << 62);
+                        const char* field = got.mode != want.mode                 ? "mode"
+                                            : got.start != want.start             ? "start"
+                                            : got.sbo != want.sbo                 ? "SBO"
+                                            : lbo_used && got.lbo != want.lbo     ? "LBO"
+                                            : got.base_offset != want.base_offset ? "base offset"
+                                            : unused ? "bits that must be 0"
+                                                     : 0;
+                        ++cases;
+                        if (field && ++wrong <= 8)
+                            printf("  %s, %s-major, boxes of %u rows, slice at %u: %s is wrong "
+                                   "(descriptor 0x%016llx; want start %u, LBO %u, SBO %u, mode "
+                                   "%d)\n",
+                                   MODE_NAMES[mode], k_major ? "K" : "MN", rows[r], start, field, d,
+                                   want.start, want.lbo, want.sbo, (int)want.mode);
+                    }
+    EXPECT(wrong == 0, "%d of %d wgmma descriptors have a wrong field", wrong, cases);
+    if (wrong)
+        printf("\nThe strides come from how the TMA lays the boxes: part2_wgmma.md, \"LBO and "
+               "SBO\".\n");
+}
+
+/* Part 3 on the GPU: wgmma multiplies tiles the TMA wrote in each mode, K-major and MN-major,
+ * through the exercise's descriptors (boxes 64 rows deep); the product must be exact. */
+static int test_gpu(void) {
+    course_device dev;
+    const char* what = "the exercise's wgmma test (part 3)";
+    int rc = course_device_open(&dev, 9, 0, what);
+    if (rc != EXIT_OK) return rc;
+    rc = wgmma_tile_open(&dev, what);
+    if (rc != EXIT_OK) return rc;
+    for (int mode = 0; mode < 4; ++mode)
+        for (int mn = 0; mn < 2; ++mn) {
+            wgmma_tile_read r = {mn, (wgmma_mode)mode, 0, {{0}}};
+            for (int sl = 0; sl < 4; ++sl)
+                for (int op = 0; op < 2; ++op)
+                    r.desc[sl][op] = exercise_wgmma_descriptor(
+                        mode, !mn, 64, wgmma_tile_slice_start(mn, (wgmma_mode)mode, op, sl));
+            const int off = wgmma_tile_elements_off(&r);
+            EXPECT(off == 0, "%s, %s-major: %d of 4096 elements of the product wrong",
+                   MODE_NAMES[mode], mn ? "MN" : "K", off);
+        }
+    wgmma_tile_close();
+    return EXIT_OK;
+}
+
+static void test_cpu(void) {
     int tiles = 0, wrong = 0;
     for (int e = 1; e <= 16; e *= 2)
         for (int v = 1; v * e <= 16; v *= 2)
@@ -117,5 +195,9 @@ int main(int argc, char** argv) {
                "and work through README.md's \"How to choose B, M, S\".\n",
                wrong, tiles);
     ldmatrix_part();
-    return test_finish("test_cute_general");
+    descriptor_part();
+}
+
+int main(int argc, char** argv) {
+    return test_main_cpu_gpu(argc, argv, "test_cute_general", test_cpu, test_gpu);
 }

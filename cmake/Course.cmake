@@ -58,7 +58,7 @@ endfunction()
 # course_chapter(<NN_topic> PROGRAM <topic.cu> [sources...] TEST <test_topic.c|.cu> [sources...]
 #                [NCU_KERNELS <regex> NCU_ARGS <program args...>]
 #                [SANITIZE_ARGS <program args...>] [SIDE_FILES <suffix...>]
-#                [LIBS <common layer...>])
+#                [LIBS <common layer...>] [GPU_GRADED])
 # Builds build/bin/<NN_topic>, linked with course_cuda and LIBS (course_tile, course_gemm), and
 # registers the chapter's tests:
 #   cpu       usage errors exit 2 (a negative --size told it needs a whole number; a side file of
@@ -74,9 +74,10 @@ endfunction()
 # A test written in CUDA (test_topic.cu) grades a kernel: it runs as `test --cpu` (label cpu:
 # what the CPU can prove, e.g. the model) and `test --gpu` (label gpu: the kernel on the GPU,
 # 77 without one), built with relocatable device code so that its kernels call the solution's
-# (or the exercise's) __device__ functions.
+# (or the exercise's) __device__ functions. GPU_GRADED: a C test with a GPU part all the same (it
+# calls a library's kernels with what the solution's host functions computed).
 function(course_chapter chapter)
-  cmake_parse_arguments(C "" "NCU_KERNELS" "PROGRAM;TEST;NCU_ARGS;SANITIZE_ARGS;SIDE_FILES;LIBS" ${ARGN})
+  cmake_parse_arguments(C "GPU_GRADED" "NCU_KERNELS" "PROGRAM;TEST;NCU_ARGS;SANITIZE_ARGS;SIDE_FILES;LIBS" ${ARGN})
   if(NOT C_SANITIZE_ARGS)
     set(C_SANITIZE_ARGS --check)
   endif()
@@ -129,6 +130,9 @@ function(course_chapter chapter)
   # The exercise's test: always against the solution; against the stub when asked.
   set(gpu_graded ${C_TEST})
   list(FILTER gpu_graded INCLUDE REGEX "\\.cu$")
+  if(C_GPU_GRADED)
+    set(gpu_graded ON)
+  endif()
   set(kinds solution)
   if(COURSE_EXERCISES)
     list(APPEND kinds exercise)
