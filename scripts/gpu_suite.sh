@@ -11,6 +11,10 @@
 # Logs and results go to $OUT (default build/gpu_suite), packed into gpu_suite.tar.gz, with the
 # CTest summary in ctest_summary.txt.
 # CTEST_BUDGET (seconds, default 420) bounds the test step so that the results still get packed.
+# CTEST_ARGS adds to ctest's command line, and SUITE_TESTS_ONLY=1 leaves out all but the build
+# and the tests: chapter 08 in two calls, on one warm machine (its build kept between them):
+#   CTEST_ARGS="-LE sanitize" gpu_suite.sh 08_cp_async
+#   SUITE_TESTS_ONLY=1 CTEST_ARGS="-L sanitize" gpu_suite.sh 08_cp_async
 # COURSE_GIT_COMMIT names the commit for the CSV metadata where the tree has no .git.
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,6 +35,9 @@ mkdir -p "$out/logs"
 cd "$src"
 step() { echo; echo "=== $* ($(date -u +%H:%M:%S))"; }
 named() { [ $all -eq 1 ] || [[ " ${chapters[*]} " == *" $1 "* ]]; }
+tests_only=${SUITE_TESTS_ONLY:-0}
+# extras: the steps besides the build and the tests (none with SUITE_TESTS_ONLY=1)
+extras() { [ "$tests_only" != 1 ]; }
 
 step "machine"
 { nvidia-smi; nvcc --version | tail -n 2; ncu --version | tail -n 1; cmake --version | head -n 1; } \
@@ -49,8 +56,8 @@ cmake --preset default >"$out/logs/configure.txt" 2>&1 &&
   cmake --build --preset default -j "$(nproc)" >"$out/logs/build.txt" 2>&1 ||
   { tail -n 50 "$out/logs/build.txt"; exit 1; }
 
-step "sass"
-for b in build/tools/smem_probe build/bin/[0-9][0-9]_*; do
+extras && step "sass"
+extras && for b in build/tools/smem_probe build/bin/[0-9][0-9]_*; do
   name=$(basename "$b")
   if [ "$name" = smem_probe ] && [ $with_common -eq 1 ] || named "$name"; then
     cuobjdump --dump-sass "$b" >"$out/logs/sass_$name.txt" 2>&1
@@ -67,14 +74,16 @@ if [ $calibrate -eq 1 ]; then
     --gpu-probe build/bin/course_gpu_probe 2>&1 | tail -n 5
 fi
 
-if [ $with_common -eq 1 ]; then
+if [ $with_common -eq 1 ] && extras; then
   step "store experiment (16-byte row stores in a full kernel)"
   python3 common/calibration/calibrate.py stores --probe build/tools/store_experiment \
     --gpu-probe build/bin/course_gpu_probe 2>&1 | tee "$out/logs/stores.txt"
 fi
 
-step "course"
-if [ $all -eq 1 ]; then
+extras && step "course"
+if ! extras; then
+  :
+elif [ $all -eq 1 ]; then
   cmake --build --preset course >"$out/logs/course.txt" 2>&1
 else
   for c in "${chapters[@]+"${chapters[@]}"}"; do
@@ -83,8 +92,8 @@ else
     echo "$c: exit $?" | tee -a "$out/logs/course.txt"
   done
 fi
-tail -n 40 "$out/logs/course.txt"
-cp -r build/results build/plots "$out/" 2>/dev/null
+extras && tail -n 40 "$out/logs/course.txt"
+extras && cp -r build/results build/plots "$out/" 2>/dev/null
 
 step "tests (every label)"
 filter=()
@@ -94,7 +103,8 @@ if [ $all -eq 0 ]; then
   filter=(-R "^($(IFS='|'; echo "${names[*]}"))\.")
 fi
 # Each test has its own timeout (cmake/Course.cmake: 600 s for sanitize and ncu, 300 s others).
-(cd build && time timeout "${CTEST_BUDGET:-420}" ctest --output-on-failure "${filter[@]}") \
+# shellcheck disable=SC2086 # CTEST_ARGS: words for ctest
+(cd build && time timeout "${CTEST_BUDGET:-420}" ctest --output-on-failure "${filter[@]}" ${CTEST_ARGS:-}) \
   >"$out/logs/ctest.txt" 2>&1
 cp build/Testing/Temporary/LastTest.log "$out/logs/ctest_all_output.txt" 2>/dev/null
 grep -E "tests passed|tests failed" "$out/logs/ctest.txt" | tee "$out/ctest_summary.txt"
@@ -106,7 +116,7 @@ sed -n 's/.*Test *#[0-9]*: \([^ ]*\) .*Passed *\([0-9.]*\) sec/\2 \1/p' "$out/lo
   sort -rn | head -n 6
 
 # Chapter 05's lesson: what bounds each transpose, DRAM or the shared-memory pipe.
-if named 05_transpose; then
+if named 05_transpose && extras; then
   step "05_transpose: DRAM and shared-memory throughput per variant (ncu, 8192x8192)"
   python3 scripts/ncu_check.py --throughput --probe build/bin/course_gpu_probe \
     --kernels "transpose|copy_tile" -- build/bin/05_transpose --shape 8192x8192 2>&1 |
@@ -114,7 +124,7 @@ if named 05_transpose; then
 fi
 
 # Chapter 07's lesson: kernel 2's bank conflicts measured step by step, per SASS instruction.
-if named 07_warp_shuffle; then
+if named 07_warp_shuffle && extras; then
   step "07_warp_shuffle: kernel 2's shared-memory wavefronts per instruction (ncu source counters)"
   ncu --clock-control none --section SourceCounters --kernel-name reduce_strided --launch-count 1 \
     --export /tmp/course_strided --force-overwrite build/bin/07_warp_shuffle --bench --reps 1 \
@@ -124,7 +134,7 @@ if named 07_warp_shuffle; then
 fi
 
 # Chapter 08's lesson: what holds the best kernels below cuBLAS, cuBLAS's own kernel beside them.
-if named 08_cp_async; then
+if named 08_cp_async && extras; then
   step "08_cp_async: issue slots, stalls and occupancy at 4096^3 (ncu)"
   stalls=$(printf 'smsp__average_warps_issue_stalled_%s_per_issue_active.ratio,' selected \
     not_selected dispatch_stall no_instruction barrier short_scoreboard long_scoreboard wait \
@@ -140,7 +150,7 @@ if named 08_cp_async; then
 fi
 
 # The stubs, in their own build folder (build-exercises/): CI cannot run a GPU-graded exercise.
-if [ $all -eq 1 ] || [ ${#chapters[@]} -gt 0 ]; then
+if { [ $all -eq 1 ] || [ ${#chapters[@]} -gt 0 ]; } && extras; then
   step "exercise stubs: each exercise test must fail on its stub, here on the GPU"
   scripts/exercise_stubs_fail.sh --gpu "${chapters[@]+"${chapters[@]}"}" 2>&1 |
     tee "$out/logs/exercises.txt"
