@@ -321,8 +321,8 @@ int tensor_bench(const char* program, const course_args* a, const course_device*
     if (lesson) {
         printf("\n| tensor cores | shape | TFLOP/s | of its ceiling | of cuBLAS |\n"
                "| --- | --- | ---: | ---: | ---: |\n");
-        for (int i = 1; i < n_m; ++i)
-            if (!m[i].v->sweep)
+        for (int i = 0; i < n_m; ++i)
+            if (!m[i].v->sweep && m[i].v->launch) /* the ceilings last */
                 printf("| %s | %dx%dx%d | %.1f | %.1f%% | %.1f%% |\n", m[i].v->v.name, m[i].s.M,
                        m[i].s.N, m[i].s.K, m[i].tflops, 100 * m[i].of_ceiling,
                        100 * m[i].of_cublas);
