@@ -2,7 +2,8 @@
 # cp.async kernels); GFLOP/s against the number of stages at the largest cube; the stencil's
 # GB/s against n (from the _stencil.csv next to the CSV); the tensor-core GEMM's TFLOP/s (from
 # the _hgemm.csv), with cuBLAS and the mma.sync ceiling; each kernel's share of cuBLAS on the sweep
-# of shapes (from the _shapes.csv).
+# of shapes (from the _shapes.csv); the wgmma kernel in each descriptor mode (from the _hgemm.csv,
+# where it ran).
 # Usage: gnuplot -e "csv='results/h200.csv'; outdir='.'" plot.gp
 set datafile separator ','
 set datafile commentschars '#'
@@ -118,3 +119,35 @@ plot shapes every 7 using (column(0) - 1):(NaN):xticlabels(strcol('shape')) noti
      for [i = 1:words(sk)] shapes using (int(column(0) / 7)):(is(word(sk, i)) ? \
          100 * column('of_cublas') : NaN) with points ps (i == 1 ? 1.6 : 1) \
          pt (i == 1 ? 7 : 6) lc rgb word(sc, i) title word(sk, i)
+
+# The wgmma kernel (hgemm_wgmma_tma_c) in each descriptor mode, the TMA's boxes one atom wide,
+# beside cuBLAS, at 4096^3 and 8192^3 (from the _hgemm.csv), the wgmma ceiling dashed: only
+# where the GPU ran them (sm_90), else no picture.
+set xrange [*:*]
+set yrange [*:*]
+stats hgemm using (is('wgmma_ceiling') ? column('tflops') : 0) nooutput
+if (STATS_max > 0) {
+    wgmma_ceiling = STATS_max
+    wm = "hgemm_cublas hgemm_wgmma_tma_c hgemm_wgmma_tma_c_64B hgemm_wgmma_tma_c_32B hgemm_wgmma_tma_c_none"
+    wl = "cuBLAS 128B 64B 32B none"
+    set output outdir.'/wgmma_modes.png'
+    set terminal pngcairo size 900,560 font ',11' noenhanced
+    set title sprintf("wgmma GEMM by descriptor mode, TFLOP/s (wgmma ceiling %.0f, dashed)", \
+                      wgmma_ceiling)
+    set xlabel "the TMA's boxes and the descriptors' mode (cuBLAS: its own kernel)"
+    set ylabel 'TFLOP/s'
+    set yrange [0:*]
+    set xrange [0.3:words(wm) + 0.7]
+    set style fill solid 0.8 border -1
+    set boxwidth 0.38
+    unset logscale x
+    set xtics () norotate font ',10'
+    do for [i = 1:words(wm)] { set xtics add (word(wl, i) i) }
+    set bmargin 4
+    set key top right
+    plot for [i = 1:words(wm)] hgemm using (i - 0.2):(is(word(wm, i)) && cube(4096) ? \
+             column('tflops') : NaN) with boxes lc rgb '#377eb8' title (i == 1 ? '4096^3' : ''), \
+         for [i = 1:words(wm)] hgemm using (i + 0.2):(is(word(wm, i)) && cube(8192) ? \
+             column('tflops') : NaN) with boxes lc rgb '#ff7f00' title (i == 1 ? '8192^3' : ''), \
+         wgmma_ceiling with lines dt 2 lw 2 lc rgb '#000000' notitle
+}
