@@ -30,6 +30,7 @@
 #ifndef HGEMM_TMA_KERNELS_CUH
 #define HGEMM_TMA_KERNELS_CUH
 
+#include "hgemm_c_staging.cuh"
 #include "hgemm_kernels.cuh"
 #include "hgemm_layout.h"
 #include "hgemm_tiles.cuh"
@@ -171,33 +172,13 @@ struct hgemm_tma_warps {
 static __device__ __forceinline__ void hg_store_tma(const CUtensorMap* map_c, float* stage,
                                                     int row0, int col0, const float (&acc)[4][8][4],
                                                     float alpha, int lane) {
-    const int g = lane / 4;
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
         float* const buf = stage + i % HG_C_BUFFERS * HG_C_CHUNK;
         if (lane == 0) tma_store_wait_read<HG_C_BUFFERS - 1>();
         __syncwarp();
-#pragma unroll
-        for (int j = 0; j < 8; ++j)
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                /* hgemm_c_staging_column's order: a select of two registers, odd rows j ^ 2 */
-                const int e = 2 * h, odd = g % 2;
-                const float x = odd ? acc[i][j ^ 2][e] : acc[i][j][e],
-                            y = odd ? acc[i][j ^ 2][e + 1] : acc[i][j][e + 1];
-                *reinterpret_cast<float2*>(
-                    buf + hgemm_c_staging_offset(g + 8 * h, hgemm_c_staging_column(j, lane), 1)) =
-                    make_float2(alpha * x, alpha * y);
-            }
-        fence_proxy_async_shared();
-        __syncwarp();
-        if (lane == 0) {
-#pragma unroll
-            for (int box = 0; box < 64 / HG_C_BOX; ++box)
-                tma_store_2d(map_c, col0 + HG_C_BOX * box, row0 + HG_C_ROWS * i,
-                             smem_address(buf + box * HG_C_ROWS * HG_C_BOX));
-            tma_store_commit();
-        }
+        hg_store_chunk_tma(map_c, buf, row0 + HG_C_ROWS * i, col0, alpha, lane,
+                           [&](int j, int e) { return acc[i][j][e]; });
     }
 }
 

@@ -27,6 +27,7 @@
 #ifndef HGEMM_WGMMA_KERNELS_CUH
 #define HGEMM_WGMMA_KERNELS_CUH
 
+#include "hgemm_c_staging.cuh"
 #include "hgemm_layout.h"
 #include "hgemm_tiles.cuh"
 #include "model/wgmma_desc.h"
@@ -136,37 +137,17 @@ static __device__ __forceinline__ void wg_store(float* C, int M, int N, int row0
 }
 
 /* alpha acc out through the TMA (beta = 0): the warp's 16 rows x 256 at (row0, col0) in 4 chunks
- * of 16 x 64, each staged in the warp's buffer as hg_store_tma stages its chunks (two boxes of
- * 16 x 32 in the 128B swizzle, odd rows' 8-column blocks in the order j ^ 2: 2 wavefronts a
- * store) and handed to the copy engine. One buffer a warp: before it is written again, lane 0
- * waits until the copy engine has read the last chunk. */
+ * of 16 x 64 (hg_store_chunk_tma). One buffer a warp: before it is written again, lane 0 waits
+ * until the copy engine has read the last chunk. */
 static __device__ __forceinline__ void wg_store_tma(const CUtensorMap* map_c, float* buf, int row0,
                                                     int col0, const float (&acc)[128], float alpha,
                                                     int lane) {
-    const int g = lane / 4, odd = g % 2;
 #pragma unroll
     for (int chunk = 0; chunk < 4; ++chunk) {
         if (lane == 0) tma_store_wait_read<0>();
         __syncwarp();
-#pragma unroll
-        for (int j = 0; j < 8; ++j)
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                const int i = 32 * chunk + 4 * j + 2 * h, i_odd = 32 * chunk + 4 * (j ^ 2) + 2 * h;
-                const float x = odd ? acc[i_odd] : acc[i], y = odd ? acc[i_odd + 1] : acc[i + 1];
-                *reinterpret_cast<float2*>(
-                    buf + hgemm_c_staging_offset(g + 8 * h, hgemm_c_staging_column(j, lane), 1)) =
-                    make_float2(alpha * x, alpha * y);
-            }
-        fence_proxy_async_shared();
-        __syncwarp();
-        if (lane == 0) {
-#pragma unroll
-            for (int box = 0; box < 64 / HG_C_BOX; ++box)
-                tma_store_2d(map_c, col0 + 64 * chunk + HG_C_BOX * box, row0,
-                             smem_address(buf + box * HG_C_ROWS * HG_C_BOX));
-            tma_store_commit();
-        }
+        hg_store_chunk_tma(map_c, buf, row0, col0 + 64 * chunk, alpha, lane,
+                           [&](int j, int e) { return acc[32 * chunk + 4 * j + e]; });
     }
 }
 
