@@ -4,7 +4,8 @@
  *
  * The product is wgmma_tile.cu's (one warpgroup, 64 x 64 x 64, exact); here the descriptors are
  * written on the host from the model, one a slice of 16 along K, which starts 32 bytes along K
- * (K-major: into the atom row, or the next box) or 16 rows on (MN-major).
+ * (K-major: into the atom row, the next box in 32B, two boxes on in none) or 16 rows on
+ * (MN-major).
  *
  * Wrong on purpose, each must give a wrong product: the 128B map read as 64B and the 64B map as
  * 128B (the mode field and its strides), and SBO written in bytes, not >> 4. Measured, not

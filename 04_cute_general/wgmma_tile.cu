@@ -12,9 +12,9 @@
 #include <math.h>
 #include <stdio.h>
 
-/* SMEM: the two tiles 1 KiB aligned, room to shift them by 512, and 128 KiB past them, so that a
- * wrong descriptor reads no further than the block's own memory (SBO's field in bytes sends a
- * K-major read 121 KiB on). */
+/* SMEM: the two tiles 1 KiB aligned, room to shift them by 512, and 128 KiB past them, so that
+ * test_wgmma_modes' wrong descriptors still read the block's own memory (SBO's field in bytes
+ * sends a K-major read 121 KiB on); a descriptor that would reach further is not run (reach). */
 enum {
     M = 64,
     N = 64,
@@ -127,7 +127,31 @@ int wgmma_tile_open(const course_device* d, const char* what) {
     return EXIT_OK;
 }
 
+/* One past the furthest byte from the 1 KiB boundary that wgmma reads through descriptor d: its
+ * start and the layout's largest offset over a slice's 64 rows and 16 k of halves (the swizzle
+ * keeps a chunk in its 128-byte line). A learner's descriptor may point anywhere. */
+static unsigned reach(unsigned long long d, int k_major) {
+    const wgmma_fields f = wgmma_desc_fields(d);
+    unsigned top = 0;
+    for (unsigned mn = 0; mn < 64; ++mn)
+        for (unsigned k = 0; k < 16; ++k) {
+            const unsigned o = wgmma_offset(f.mode, k_major, mn, k, 2, f.lbo, f.sbo);
+            if (o > top) top = o;
+        }
+    return f.start + top + 2;
+}
+
 int wgmma_tile_elements_off(const wgmma_tile_read* r) {
+    for (int s = 0; s < K / 16; ++s)
+        for (int op = 0; op < 2; ++op) {
+            const unsigned end = reach(r->desc[s][op], !r->mn_major);
+            if (end > SMEM - TMA_ALIGN) {
+                printf("  the descriptor of %s's slice %d reaches %u bytes past the tile's 1 KiB "
+                       "boundary, beyond the block's %d: not run, every element counted wrong\n",
+                       op ? "B" : "A", s, end, SMEM - TMA_ALIGN);
+                return M * N;
+            }
+        }
     CUtensorMap ma, mb;
     const int box_elems = (int)wgmma_span(r->map_mode) / 2, mn = r->mn_major;
     course_tma_map_2d(&ma, q.a[mn].dev, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, 64, 64, 64, box_elems,

@@ -35,7 +35,8 @@ unsigned wgmma_tile_slice_start(int mn_major, wgmma_mode mode, int op, int s);
  * than sm_90, or no tensor-map encoder in the driver). */
 int wgmma_tile_open(const course_device* d, const char* what);
 
-/* The product read as r says: how many of its 4096 elements are off the exact one (NaN counts). */
+/* The product read as r says: how many of its 4096 elements are off the exact one (NaN counts);
+ * all of them, not run, where a descriptor would read past the block's shared memory. */
 int wgmma_tile_elements_off(const wgmma_tile_read* r);
 
 void wgmma_tile_close(void);

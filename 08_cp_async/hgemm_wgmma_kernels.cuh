@@ -81,8 +81,8 @@ wg_load_slice(unsigned stage, unsigned bar, const CUtensorMap* map_a, const CUte
 
 /* The descriptors of the 4 k16 steps of stage 0 (at `base`) for warpgroup wg's 64 rows of A and
  * for B; stage s is the same plus s BYTES >> 4 in the start field. A's step ks starts 32 ks bytes
- * along its rows: inside an atom row, or (none, 32B) in the next box; B's, 16 ks rows of S bytes
- * on. Each lies in an atom on its period, so every base offset is 0. */
+ * along its rows: inside an atom row (128B, 64B), the next box (32B) or two boxes on (none); B's,
+ * 16 ks rows of S bytes on. Each lies in an atom on its period, so every base offset is 0. */
 template <int BM, int MODE>
 static __device__ __forceinline__ void
 wg_descriptors(unsigned base, int wg, unsigned long long (&da)[4], unsigned long long (&db)[4]) {
@@ -250,6 +250,8 @@ __global__ void __launch_bounds__(3 * WG_THREADS, 1)
         return;
     }
 
+    /* the producer's 128 x (168 - 40) registers are the consumers' 256 x (232 - 168): the split
+     * holds only where ptxas gave the kernel 168 a thread (384 threads, one block an SM) */
     setmaxnreg_inc<232>();
     const int lane = tid % 32, t_in_wg = tid % WG_THREADS;
     float* const c_buf =
@@ -309,6 +311,7 @@ __global__ void __launch_bounds__(WG_CONSUMERS* WG_THREADS, 1)
         const unsigned h = i * 2654435761u; /* a multiplicative hash: any spread of values */
         st_shared(base + 2 * i, __half_as_ushort(__float2half((h >> 22) / 512.0f - 1.0f)));
     }
+    fence_proxy_async_shared(); /* plain stores, read by wgmma: the async proxy */
     __syncthreads();
     unsigned long long da[4], db[4];
     wg_descriptors<64 * WG_CONSUMERS, WGMMA_128B>(base, tid / WG_THREADS, da, db);

@@ -89,9 +89,9 @@ static tensor_measurement measure_ceiling(const course_args* a, const course_dev
 
 /* Every variant selected (cuBLAS always: the baseline) at shape s, into m; returns how many.
  * Interleaved: each of a->reps rounds times every variant once, after one untimed launch, so
- * that a drift of clock or power over the run falls on all of them alike (the modes of the wgmma
- * kernel differ by less than that could). In the last round each output is checked against
- * cuBLAS's, C poisoned before. */
+ * that a drift of clock or power over the run falls on all of them alike (steps 18 and 19 of the
+ * wgmma kernels differ by about 2%, less than a drift could). In the last round each output is
+ * checked against cuBLAS's, C poisoned before. */
 static int measure_shape(const char* program, const course_args* a, const course_variants* running,
                          cublasHandle_t cublas, gemm_shape s, double mma_ceiling,
                          double wgmma_ceiling, tensor_measurement* m, int* bad) {

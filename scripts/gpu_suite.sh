@@ -15,6 +15,7 @@
 # and the tests: chapter 08 in two calls, on one warm machine (its build kept between them):
 #   CTEST_ARGS="-LE sanitize" gpu_suite.sh 08_cp_async
 #   SUITE_TESTS_ONLY=1 CTEST_ARGS="-L sanitize" gpu_suite.sh 08_cp_async
+# (each call packs $OUT/gpu_suite.tar.gz: fetch it, or give the second call its own OUT)
 # COURSE_GIT_COMMIT names the commit for the CSV metadata where the tree has no .git.
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -103,8 +104,9 @@ if [ $all -eq 0 ]; then
   filter=(-R "^($(IFS='|'; echo "${names[*]}"))\.")
 fi
 # Each test has its own timeout (cmake/Course.cmake: 600 s for sanitize and ncu, 300 s others).
-# shellcheck disable=SC2086 # CTEST_ARGS: words for ctest
-(cd build && time timeout "${CTEST_BUDGET:-420}" ctest --output-on-failure "${filter[@]}" ${CTEST_ARGS:-}) \
+read -r -a ctest_args <<<"${CTEST_ARGS:-}" # words, never globbed
+(cd build && time timeout "${CTEST_BUDGET:-420}" ctest --output-on-failure "${filter[@]}" \
+  "${ctest_args[@]+"${ctest_args[@]}"}") \
   >"$out/logs/ctest.txt" 2>&1
 cp build/Testing/Temporary/LastTest.log "$out/logs/ctest_all_output.txt" 2>/dev/null
 grep -E "tests passed|tests failed" "$out/logs/ctest.txt" | tee "$out/ctest_summary.txt"

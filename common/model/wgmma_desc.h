@@ -12,8 +12,9 @@
  * A tile is built from core matrices: 8 rows of 16 bytes (8 fp16 or 4 tf32 along the row). In a
  * swizzled mode a row of the tile is `span` bytes (32, 64 or 128: 2, 4 or 8 core-matrix rows of
  * 16 bytes side by side), 8 rows make an atom of 8 x span bytes, and the bytes land where
- * Swizzle<B,4,3> (B = 1, 2, 3) moves them: the 16-byte chunk of a row XORed with the row's low B
- * bits, what the TMA writes in the same mode (chapter 04's test_tma_swizzle). K-major (the
+ * Swizzle<B,4,3> (B = 1, 2, 3) moves them: the 16-byte chunk XORed with address bits 7.., that is
+ * chunk c of row r to c ^ ((r >> (3 - B)) mod 2^B), what the TMA writes in the same mode (chapter
+ * 04's test_tma_swizzle). K-major (the
  * operand's rows run along K, as A's rows of a row-major A): element (mn, k) of one wgmma slice,
  * in bytes before the swizzle, with E bytes an element and T = 16 / E elements a chunk:
  *

@@ -2,8 +2,10 @@
  * without the "a" has none of them). A warpgroup is 4 consecutive warps, 128 threads, that issue
  * each instruction together.
  *
- *   wgmma.fence.sync.aligned          orders this thread's register and shared-memory writes
- *                                     before the wgmma that follow read them
+ *   wgmma.fence.sync.aligned          orders this thread's accesses to the accumulators'
+ *                                     registers before the wgmma that follow use them (shared
+ *                                     memory written by plain stores needs
+ *                                     fence.proxy.async: wgmma reads it as the async proxy)
  *   wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
  *                                     d (64 x 64, fp32, in the threads' registers) = a (64 x 16)
  *                                     b (16 x 64) + d, a and b read from shared memory through
