@@ -73,13 +73,6 @@ unsigned wgmma_tile_slice_start(int mn_major, wgmma_mode mode, int op, int s) {
     return mn_major ? tile + 16u * s * span : tile + 32u * s / span * (64u * span) + 32u * s % span;
 }
 
-static CUtensorMapSwizzle tma_swizzle(wgmma_mode m) {
-    return m == WGMMA_128B  ? CU_TENSOR_MAP_SWIZZLE_128B
-           : m == WGMMA_64B ? CU_TENSOR_MAP_SWIZZLE_64B
-           : m == WGMMA_32B ? CU_TENSOR_MAP_SWIZZLE_32B
-                            : CU_TENSOR_MAP_SWIZZLE_NONE;
-}
-
 static struct {
     course_buffer a[2], b[2], d; /* [mn_major] */
     float ref[M * N];            /* A B, exact */
@@ -155,9 +148,9 @@ int wgmma_tile_elements_off(const wgmma_tile_read* r) {
     CUtensorMap ma, mb;
     const int box_elems = (int)wgmma_span(r->map_mode) / 2, mn = r->mn_major;
     course_tma_map_2d(&ma, q.a[mn].dev, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, 64, 64, 64, box_elems,
-                      tma_swizzle(r->map_mode));
+                      course_tma_swizzle_of(r->map_mode));
     course_tma_map_2d(&mb, q.b[mn].dev, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, 64, 64, 64, box_elems,
-                      tma_swizzle(r->map_mode));
+                      course_tma_swizzle_of(r->map_mode));
     course_buffer_poison(&q.d);
     if (mn)
         wgmma_tile<1><<<1, THREADS, SMEM>>>(ma, mb, *r, (float*)q.d.dev);

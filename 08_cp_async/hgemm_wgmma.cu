@@ -9,13 +9,6 @@
 
 enum { STAGES = 4 };
 
-static CUtensorMapSwizzle tma_swizzle(int mode) {
-    return mode == WGMMA_128B  ? CU_TENSOR_MAP_SWIZZLE_128B
-           : mode == WGMMA_64B ? CU_TENSOR_MAP_SWIZZLE_64B
-           : mode == WGMMA_32B ? CU_TENSOR_MAP_SWIZZLE_32B
-                               : CU_TENSOR_MAP_SWIZZLE_NONE;
-}
-
 /* The specialised kernels' shared memory: the stages, and with STORE_TMA each consumer warp's
  * staging buffer of 16 x 64 floats. */
 template <int MODE, bool STORE_TMA>
@@ -73,9 +66,9 @@ static void maps(const tensor_call* c, const hgemm_wgmma_info* x, int stores_c, 
                  CUtensorMap* b, CUtensorMap* map_c) {
     const int box = (int)wgmma_span((wgmma_mode)x->mode) / 2;
     course_tma_map_2d(a, c->A, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, c->M, c->K, x->bm, box,
-                      tma_swizzle(x->mode));
+                      course_tma_swizzle_of((wgmma_mode)x->mode));
     course_tma_map_2d(b, c->B, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, c->K, c->N, WG_BK, box,
-                      tma_swizzle(x->mode));
+                      course_tma_swizzle_of((wgmma_mode)x->mode));
     if (stores_c)
         course_tma_map_2d(map_c, c->C, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, c->M, c->N, HG_C_ROWS,
                           HG_C_BOX, CU_TENSOR_MAP_SWIZZLE_128B);
@@ -100,9 +93,7 @@ static void launch_ws(const tensor_call* c, const hgemm_wgmma_info* x, int store
 int hgemm_wgmma_launch(int kind, const tensor_call* c) {
     const hgemm_wgmma_info x = hgemm_wgmma_info_of(kind);
     const int stores_c = x.stores_c && c->beta == 0.0f;
-    if (!course_tma_encoder() || c->K <= 0 || c->K % 8 || c->N % 8 || (uintptr_t)c->A % 16 ||
-        (uintptr_t)c->B % 16 || (uintptr_t)c->C % (stores_c ? 16 : 8))
-        return 0;
+    if (!tensor_tma_takes(c, stores_c) || (uintptr_t)c->C % 8) return 0; /* float2 stores */
     switch (kind) {
     case WG_ONE_WARPGROUP: {
         CUtensorMap a, b, unused;

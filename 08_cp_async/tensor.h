@@ -14,10 +14,12 @@
 
 #include "host/cli.h"
 #include "host/device.h"
+#include "host/tma_map.h"
 #include "host/variant.h"
 
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
+#include <stdint.h>
 
 /* The side file of --csv FILE (course_side_path: x.csv -> x_hgemm.csv). */
 #define TENSOR_CSV "_hgemm"
@@ -39,6 +41,15 @@ typedef struct {
 } tensor_call;
 
 typedef void (*tensor_launch_fn)(const tensor_call*);
+
+/* Whether the TMA's tensor maps can take the call: 16-byte aligned rows (K and N multiples of 8)
+ * and matrices (C's too where the kernel stores through a map: stores_c), K > 0, and the driver's
+ * encoder. The TMA kernels fall back elsewhere (tensor_variants.cu, hgemm_wgmma.cu). */
+static inline int tensor_tma_takes(const tensor_call* c, int stores_c) {
+    return course_tma_encoder() && c->K > 0 && c->K % 8 == 0 && c->N % 8 == 0 &&
+           (uintptr_t)c->A % 16 == 0 && (uintptr_t)c->B % 16 == 0 &&
+           (!stores_c || (uintptr_t)c->C % 16 == 0);
+}
 
 typedef struct {
     course_variant v;        /* kernel: the one aligned shapes take (its registers: the CSV) */

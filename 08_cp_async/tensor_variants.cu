@@ -35,15 +35,8 @@ static void launch_mma(const tensor_call* c) {
         launch_mma_kernel<BM, BN, BK, STAGES, LAYOUT, 0>(c);
 }
 
-/* The TMA's tensor maps need 16-byte aligned rows and matrices (C's too where the kernel stores
- * through one) and K > 0, and the driver's encoder; other calls take hgemm_mma of the same tile,
- * swizzled. A's box: 64 halves x BM rows; B's: 64 x 64, one a panel. */
-static int tma_takes(const tensor_call* c, int stores_c) {
-    return course_tma_encoder() && c->K > 0 && c->K % 8 == 0 && c->N % 8 == 0 &&
-           (uintptr_t)c->A % 16 == 0 && (uintptr_t)c->B % 16 == 0 &&
-           (!stores_c || (uintptr_t)c->C % 16 == 0);
-}
-
+/* The TMA's kernels take the calls tensor_tma_takes allows; other calls take hgemm_mma of the
+ * same tile, swizzled. A's box: 64 halves x BM rows; B's: 64 x 64, one a panel. */
 template <int BM>
 static void tma_maps(const tensor_call* c, CUtensorMap* a, CUtensorMap* b) {
     course_tma_map_2d(a, c->A, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, c->M, c->K, BM, HG_TMA_BK,
@@ -56,7 +49,7 @@ static void tma_maps(const tensor_call* c, CUtensorMap* a, CUtensorMap* b) {
 template <int BM, int BN, int STAGES>
 static void launch_tma(const tensor_call* c) {
     if (c->M == 0 || c->N == 0) return;
-    if (!tma_takes(c, 0)) {
+    if (!tensor_tma_takes(c, 0)) {
         launch_mma<BM, BN, HG_TMA_BK, STAGES, HG_SWIZZLED>(c);
         return;
     }
@@ -74,7 +67,7 @@ template <int BM, int BN, int STAGES>
 static void launch_tma_persistent(const tensor_call* c) {
     if (c->M == 0 || c->N == 0) return;
     const int stores_c = c->beta == 0.0f;
-    if (!tma_takes(c, stores_c)) {
+    if (!tensor_tma_takes(c, stores_c)) {
         launch_mma<BM, BN, HG_TMA_BK, STAGES, HG_SWIZZLED>(c);
         return;
     }

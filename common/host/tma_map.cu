@@ -25,6 +25,13 @@ int course_require_tma_kernel(const course_device* d, const void* kernel, const 
     return EXIT_SKIPPED;
 }
 
+CUtensorMapSwizzle course_tma_swizzle_of(wgmma_mode m) {
+    return m == WGMMA_128B  ? CU_TENSOR_MAP_SWIZZLE_128B
+           : m == WGMMA_64B ? CU_TENSOR_MAP_SWIZZLE_64B
+           : m == WGMMA_32B ? CU_TENSOR_MAP_SWIZZLE_32B
+                            : CU_TENSOR_MAP_SWIZZLE_NONE;
+}
+
 void course_tma_map_2d(CUtensorMap* map, const void* X, CUtensorMapDataType type, int element_bytes,
                        int rows, int cols, int box_rows, int box_cols, CUtensorMapSwizzle swizzle) {
     course_tma_map_2d_ld(map, X, type, element_bytes, rows, cols, cols, box_rows, box_cols,

@@ -1,10 +1,11 @@
 /* The TMA's tensor maps, host side (sm_90): the driver's encoder, found through the runtime (no
  * link to libcuda) by one function, and a 2-D map of a row-major matrix: for chapter 08's TMA
- * kernels and chapter 04's TMA swizzle test. */
+ * kernels and chapter 04's TMA tests. */
 #ifndef COURSE_TMA_MAP_H
 #define COURSE_TMA_MAP_H
 
 #include "host/device.h"
+#include "model/wgmma_desc.h"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -21,6 +22,10 @@ PFN_cuTensorMapEncodeTiled_v12000 course_tma_encoder(void);
  * too: EXIT_OK, or EXIT_SKIPPED with the reason printed. */
 int course_require_tma_kernel(const course_device* d, const void* kernel, const course_needs* need,
                               const char* what);
+
+/* The TMA's swizzle that writes a wgmma descriptor's mode (model/wgmma_desc.h): the two name
+ * the same layouts, numbered differently. */
+CUtensorMapSwizzle course_tma_swizzle_of(wgmma_mode m);
 
 /* A 2-D map of X: rows x cols elements of element_bytes each, row-major, rows 16-byte aligned,
  * copied in boxes of box_rows x box_cols, in `swizzle`, zeros past the edges. Dies if the driver
