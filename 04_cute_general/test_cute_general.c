@@ -83,8 +83,6 @@ static void ldmatrix_part(void) {
                wrong, tiles);
 }
 
-static const char* const MODE_NAMES[] = {"none", "128B", "64B", "32B"};
-
 /* Part 3 on the CPU: for each mode, major-ness and box depth, the descriptors of four slices of a
  * tile at three boundaries, field by field against the model (the solution's answer). */
 static void descriptor_part(void) {
@@ -125,8 +123,8 @@ static void descriptor_part(void) {
                             printf("  %s, %s-major, boxes of %u rows, slice at %u: %s is wrong "
                                    "(descriptor 0x%016llx; want start %u, LBO %u, SBO %u, mode "
                                    "%d)\n",
-                                   MODE_NAMES[mode], k_major ? "K" : "MN", rows[r], start, field, d,
-                                   want.start, want.lbo, want.sbo, (int)want.mode);
+                                   wgmma_mode_name((wgmma_mode)mode), k_major ? "K" : "MN", rows[r],
+                                   start, field, d, want.start, want.lbo, want.sbo, (int)want.mode);
                     }
     EXPECT(wrong == 0, "%d of %d wgmma descriptors have a wrong field", wrong, cases);
     if (wrong)
@@ -152,7 +150,7 @@ static int test_gpu(void) {
                         mode, !mn, 64, wgmma_tile_slice_start(mn, (wgmma_mode)mode, op, sl));
             const int off = wgmma_tile_elements_off(&r);
             EXPECT(off == 0, "%s, %s-major: %d of 4096 elements of the product wrong",
-                   MODE_NAMES[mode], mn ? "MN" : "K", off);
+                   wgmma_mode_name((wgmma_mode)mode), mn ? "MN" : "K", off);
         }
     wgmma_tile_close();
     return EXIT_OK;

@@ -47,10 +47,6 @@ static int run(int mn_major, wgmma_mode map_mode, const read_plan* p) {
     return wgmma_tile_elements_off(&r);
 }
 
-static const char* mode_name(wgmma_mode m) {
-    return m == WGMMA_128B ? "128B" : m == WGMMA_64B ? "64B" : m == WGMMA_32B ? "32B" : "none";
-}
-
 static read_plan plan_for(wgmma_mode m, int mn_major) {
     read_plan p = {m, 0, 0, 0, 1, 0};
     wgmma_tma_strides(m, !mn_major, 64, &p.lbo, &p.sbo);
@@ -71,8 +67,8 @@ int main(int argc, char** argv) {
             const read_plan p = plan_for(modes[i], mn);
             const int off = run(mn, modes[i], &p);
             printf("%-4s %s-major, LBO %5u, SBO %4u: %4d of %d elements off A B\n",
-                   mode_name(modes[i]), mn ? "MN" : " K", p.lbo, p.sbo, off, 64 * 64);
-            EXPECT(off == 0, "%s, %s-major: the product is wrong", mode_name(modes[i]),
+                   wgmma_mode_name(modes[i]), mn ? "MN" : " K", p.lbo, p.sbo, off, 64 * 64);
+            EXPECT(off == 0, "%s, %s-major: the product is wrong", wgmma_mode_name(modes[i]),
                    mn ? "MN" : "K");
         }
     /* the pitfalls: each must come out wrong */

@@ -43,10 +43,7 @@ enum { WG_BN = 256, WG_THREADS = 128, WG_CONSUMERS = 2, WG_BK = HG_TMA_BK };
 /* A stage in mode MODE for BM rows of A (bytes). */
 template <int BM, int MODE>
 struct wg_stage {
-    static constexpr unsigned S = MODE == WGMMA_128B  ? 128
-                                  : MODE == WGMMA_64B ? 64
-                                  : MODE == WGMMA_32B ? 32
-                                                      : 16;
+    static constexpr unsigned S = wgmma_span((wgmma_mode)MODE);
     static constexpr unsigned A_BOXES = WG_BK * 2 / S, B_BOXES = WG_BN * 2 / S;
     static constexpr unsigned A_BOX = BM * S, B_BOX = WG_BK * S;
     static constexpr unsigned A_BYTES = A_BOXES * A_BOX, BYTES = A_BYTES + B_BOXES * B_BOX;

@@ -51,6 +51,11 @@ typedef enum {
     WGMMA_32B = 3
 } wgmma_mode;
 
+/* The mode's name, as the PTX ISA and the TMA's swizzles call it. */
+COURSE_HD_INLINE const char* wgmma_mode_name(wgmma_mode m) {
+    return m == WGMMA_128B ? "128B" : m == WGMMA_64B ? "64B" : m == WGMMA_32B ? "32B" : "none";
+}
+
 /* Bytes of a row of the mode's atom: 16 (one core-matrix row) for none. */
 COURSE_HD_INLINE unsigned wgmma_span(wgmma_mode m) {
     return m == WGMMA_128B ? 128u : m == WGMMA_64B ? 64u : m == WGMMA_32B ? 32u : 16u;

@@ -100,7 +100,6 @@ static void isa_examples(void) {
 }
 
 static const wgmma_mode MODES[] = {WGMMA_NONE, WGMMA_32B, WGMMA_64B, WGMMA_128B};
-static const char* const MODE_NAMES[] = {"none", "128B", "64B", "32B"};
 
 /* Where the TMA puts element (mn, k) of an operand tile of `mn_n` x `k_n` elements in mode m:
  * boxes one atom row wide (span bytes; 16 for none, the mode without a swizzle), laid one after
@@ -135,7 +134,7 @@ static void tma_fill_is_the_layout(void) {
                 EXPECT(bad == 0,
                        "%s, %s-major, %u-byte elements: %d elements not where the TMA "
                        "put them",
-                       MODE_NAMES[m], major ? "K" : "MN", elem, bad);
+                       wgmma_mode_name((wgmma_mode)m), major ? "K" : "MN", elem, bad);
             }
 }
 
@@ -160,8 +159,8 @@ static void one_to_one(void) {
                     clash += a + elem > sizeof used || used[a] || used[a + 1];
                     if (a + elem <= sizeof used) used[a] = used[a + 1] = 1;
                 }
-            EXPECT(clash == 0, "%s, %s-major: %d elements share bytes", MODE_NAMES[m],
-                   major ? "K" : "MN", clash);
+            EXPECT(clash == 0, "%s, %s-major: %d elements share bytes",
+                   wgmma_mode_name((wgmma_mode)m), major ? "K" : "MN", clash);
         }
 }
 
