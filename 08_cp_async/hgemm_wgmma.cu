@@ -17,9 +17,9 @@ constexpr size_t ws_smem() {
            (STORE_TMA ? WG_CONSUMERS * 4 * HG_C_CHUNK * 4 : 0);
 }
 
-template <int MODE, bool PERSISTENT, bool STORE_TMA>
+template <int MODE, bool PERSISTENT, bool STORE_TMA, int CLUSTER = 1>
 static hgemm_wgmma_info ws_info(void) {
-    hgemm_wgmma_info i = {(const void*)hgemm_wgmma_ws<STAGES, MODE, PERSISTENT, STORE_TMA>,
+    hgemm_wgmma_info i = {(const void*)hgemm_wgmma_ws<STAGES, MODE, PERSISTENT, STORE_TMA, CLUSTER>,
                           ws_smem<MODE, STORE_TMA>(),
                           3 * WG_THREADS,
                           64 * WG_CONSUMERS,
@@ -55,6 +55,8 @@ hgemm_wgmma_info hgemm_wgmma_info_of(int kind) {
         return ws_info<WGMMA_32B, true, true>();
     case WG_TMA_C_NONE:
         return ws_info<WGMMA_NONE, true, true>();
+    case WG_CLUSTER:
+        return ws_info<WGMMA_128B, true, true, 2>();
     }
     die("hgemm_wgmma_info_of: no kind %d", kind);
     return hgemm_wgmma_info{};
@@ -90,6 +92,36 @@ static void launch_ws(const tensor_call* c, const hgemm_wgmma_info* x, int store
                                                             c->alpha, c->beta);
 }
 
+/* Kernel 21: clusters of 2 blocks, as many as fit at once (a cluster's blocks share a GPC, so an
+ * SM count that a GPC does not divide evenly can leave an SM out), each walking pairs of tiles. */
+static void launch_cluster(const tensor_call* c, const hgemm_wgmma_info* x, int stores_c) {
+    enum { CLUSTER = 2 };
+    const auto kernel = hgemm_wgmma_ws<STAGES, WGMMA_128B, true, true, CLUSTER>;
+    CUtensorMap a, b, map_c = {};
+    maps(c, x, stores_c, &a, &b, &map_c);
+    cudaLaunchAttribute cluster;
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = CLUSTER;
+    cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
+    cudaLaunchConfig_t config = {};
+    config.blockDim = dim3((unsigned)x->threads);
+    config.dynamicSmemBytes = x->dynamic_smem;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    static int fit; /* this kernel's clusters at once on the GPU; the program uses one GPU */
+    if (!fit) {
+        config.gridDim = dim3(CLUSTER);
+        CUDA_CHECK(cudaOccupancyMaxActiveClusters(&fit, kernel, &config));
+        if (fit < 1) die("hgemm_wgmma_cluster: no cluster of %d blocks fits this GPU", CLUSTER);
+    }
+    const long long pairs = (long long)((c->M + x->bm - 1) / x->bm + CLUSTER - 1) / CLUSTER *
+                            ((c->N + x->bn - 1) / x->bn);
+    const long long clusters = pairs < fit ? pairs : fit;
+    config.gridDim = dim3((unsigned)(clusters * CLUSTER));
+    CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a, b, map_c, c->C, c->M, c->N, c->K, c->alpha,
+                                  c->beta));
+}
+
 int hgemm_wgmma_launch(int kind, const tensor_call* c) {
     const hgemm_wgmma_info x = hgemm_wgmma_info_of(kind);
     const int stores_c = x.stores_c && c->beta == 0.0f;
@@ -120,6 +152,9 @@ int hgemm_wgmma_launch(int kind, const tensor_call* c) {
         break;
     case WG_TMA_C_NONE:
         launch_ws<WGMMA_NONE, true, true>(c, &x, stores_c);
+        break;
+    case WG_CLUSTER:
+        launch_cluster(c, &x, stores_c);
         break;
     default:
         die("hgemm_wgmma_launch: no kind %d", kind);

@@ -11,7 +11,8 @@
 
 /* The kernels, in the lesson's order: 16 one warpgroup, 17 specialised warpgroups, 18
  * persistent, 19 persistent with C through the TMA, in the 128B mode; then 19 in the other
- * three modes, the chapter's measurement of what a mode costs. */
+ * three modes, the chapter's measurement of what a mode costs; 21, 19 in clusters of two blocks
+ * sharing B by multicast. */
 enum {
     WG_ONE_WARPGROUP,
     WG_SPECIALISED,
@@ -20,6 +21,7 @@ enum {
     WG_TMA_C_64B,
     WG_TMA_C_32B,
     WG_TMA_C_NONE,
+    WG_CLUSTER,
     WG_KINDS
 };
 

@@ -21,7 +21,11 @@
  *   18 hgemm_wgmma_persistent  one block an SM walking the tiles, the producer loading the next
  *                              tile while the consumers store this one;
  *   19 hgemm_wgmma_tma_c       the same, C leaving through the TMA (hgemm_tma_persistent's
- *                              staging, hgemm_layout.h).
+ *                              staging, hgemm_layout.h);
+ *   21 hgemm_wgmma_cluster     the same in clusters of 2 blocks on tiles one above the other:
+ *                              each block's producer loads its own A and half of B's slice,
+ *                              which the TMA writes into both blocks (multicast), so that L2
+ *                              sends each slice of B once for two tiles.
  * Every stage is 1 KiB aligned: the swizzles are patterns of the address bits, and each
  * descriptor's base offset is then 0. */
 #ifndef HGEMM_WGMMA_KERNELS_CUH
@@ -31,6 +35,7 @@
 #include "hgemm_layout.h"
 #include "hgemm_tiles.cuh"
 #include "model/wgmma_desc.h"
+#include "ptx/cluster.cuh"
 #include "ptx/shared.cuh"
 #include "ptx/tma.cuh"
 #include "ptx/wgmma.cuh"
@@ -60,20 +65,61 @@ static __device__ __forceinline__ unsigned wg_aligned_base(const void* smem) {
     return (smem_address(smem) + TMA_ALIGN - 1) / TMA_ALIGN * TMA_ALIGN;
 }
 
+/* Where the walk's tile `tile` is, (bm, bn), for block `rank` of a cluster of CLUSTER blocks down
+ * M: the walk takes CLUSTER tile-rows as one (hg_tile_of's order, 8 tile-rows at a time), and
+ * block `rank` its row `rank`, past M where the tile-rows do not divide (A's zeros in, nothing
+ * out). The walk's length: wg_walk_tiles. */
+template <int BM, int CLUSTER>
+static __device__ __forceinline__ void wg_tile_origin(int tile, int M, int N, int rank, int* bm,
+                                                      int* bn) {
+    int tm, tn;
+    hg_tile_of<8 / CLUSTER>(tile, ((M + BM - 1) / BM + CLUSTER - 1) / CLUSTER,
+                            (N + WG_BN - 1) / WG_BN, &tm, &tn);
+    *bm = (tm * CLUSTER + rank) * BM;
+    *bn = tn * WG_BN;
+}
+
+template <int BM, int CLUSTER>
+static __device__ __forceinline__ int wg_walk_tiles(int M, int N) {
+    return ((M + BM - 1) / BM + CLUSTER - 1) / CLUSTER * ((N + WG_BN - 1) / WG_BN);
+}
+
 /* One slice (64 k) of the block tile at (bm, bn) into the stage at `stage`, its bytes counted on
- * `bar`: A's boxes at (k0 + j S / 2, bm), B's at (bn + j S / 2, k0), innermost first. */
-template <int BM, int MODE>
+ * `bar`: A's boxes at (k0 + j S / 2, bm), B's at (bn + j S / 2, k0), innermost first. In a cluster
+ * of CLUSTER blocks on one B, block `rank` loads B's boxes j = rank, rank + CLUSTER, ... into
+ * every block's stage: each block's barrier counts the whole stage, its own A and all of B. */
+template <int BM, int MODE, int CLUSTER = 1>
 static __device__ __forceinline__ void
 wg_load_slice(unsigned stage, unsigned bar, const CUtensorMap* map_a, const CUtensorMap* map_b,
-              int k0, int bm, int bn) {
+              int k0, int bm, int bn, unsigned rank = 0) {
     typedef wg_stage<BM, MODE> St;
+    static_assert(St::B_BOXES % CLUSTER == 0, "B's boxes shared out evenly");
     mbarrier_expect_bytes(bar, St::BYTES);
 #pragma unroll
     for (unsigned j = 0; j < St::A_BOXES; ++j)
         tma_load_2d(stage + j * St::A_BOX, map_a, k0 + (int)(j * St::S / 2), bm, bar);
 #pragma unroll
-    for (unsigned j = 0; j < St::B_BOXES; ++j)
-        tma_load_2d(stage + St::A_BYTES + j * St::B_BOX, map_b, bn + (int)(j * St::S / 2), k0, bar);
+    for (unsigned j = rank; j < St::B_BOXES; j += CLUSTER) {
+        const unsigned dst = stage + St::A_BYTES + j * St::B_BOX;
+        const int x = bn + (int)(j * St::S / 2);
+        if (CLUSTER == 1)
+            tma_load_2d(dst, map_b, x, k0, bar);
+        else
+            tma_load_2d_multicast(dst, map_b, x, k0, bar, (1u << CLUSTER) - 1);
+    }
+}
+
+/* A consumer warp done with the stage whose empty barrier is `bar`: one arrival on it in each
+ * block of the cluster, since each block's producer refills the stage in all of them. */
+template <int CLUSTER>
+static __device__ __forceinline__ void wg_release(unsigned bar) {
+#pragma unroll
+    for (unsigned r = 0; r < CLUSTER; ++r) {
+        if (CLUSTER == 1)
+            mbarrier_arrive(bar);
+        else
+            mbarrier_arrive_cluster(cluster_map_shared(bar, r));
+    }
 }
 
 /* The descriptors of the 4 k16 steps of stage 0 (at `base`) for warpgroup wg's 64 rows of A and
@@ -199,11 +245,12 @@ __global__ void __launch_bounds__(WG_THREADS, 1)
 #endif
 }
 
-/* Kernels 17 to 19: warpgroups 0 and 1 compute rows 0..63 and 64..127 of a 128 x 256 tile,
+/* Kernels 17 to 21: warpgroups 0 and 1 compute rows 0..63 and 64..127 of a 128 x 256 tile,
  * warpgroup 2's first thread loads; PERSISTENT: a grid of at most one block a tile, each block
  * walking tiles blockIdx.x, + gridDim.x, ... (else one block a tile); STORE_TMA: with beta = 0,
- * C through map_c. K > 0. */
-template <int STAGES, int MODE, bool PERSISTENT, bool STORE_TMA>
+ * C through map_c; CLUSTER 2 (persistent only): launched in clusters of 2 blocks, cluster c
+ * walking pairs of tiles c, + the clusters, ..., B's slices shared (wg_load_slice). K > 0. */
+template <int STAGES, int MODE, bool PERSISTENT, bool STORE_TMA, int CLUSTER = 1>
 __global__ void __launch_bounds__(3 * WG_THREADS, 1)
     hgemm_wgmma_ws(const __grid_constant__ CUtensorMap map_a,
                    const __grid_constant__ CUtensorMap map_b,
@@ -216,34 +263,45 @@ __global__ void __launch_bounds__(3 * WG_THREADS, 1)
     /* full[s]: stage s's bytes have landed; empty[s]: the consumers' 8 warps are done with it */
     __shared__ __align__(8) unsigned long long full[STAGES], empty[STAGES];
     const unsigned base = wg_aligned_base(wg_smem);
+    static_assert(CLUSTER == 1 || PERSISTENT, "clusters walk the tiles");
     const int tid = threadIdx.x, wg = tid / WG_THREADS, slices = (K + WG_BK - 1) / WG_BK;
-    const int tiles = (M + BM - 1) / BM * ((N + WG_BN - 1) / WG_BN);
-    const int step = PERSISTENT ? (int)gridDim.x : tiles;
+    const int tiles = wg_walk_tiles<BM, CLUSTER>(M, N);
+    const unsigned rank = CLUSTER > 1 ? cluster_rank() : 0;
+    const int first = CLUSTER > 1 ? (int)cluster_index() : (int)blockIdx.x;
+    const int step = CLUSTER > 1 ? (int)cluster_count() : PERSISTENT ? (int)gridDim.x : tiles;
     if (tid == 0) {
         for (int s = 0; s < STAGES; ++s) {
             mbarrier_init(smem_address(&full[s]), 1);
-            mbarrier_init(smem_address(&empty[s]), 4 * WG_CONSUMERS);
+            mbarrier_init(smem_address(&empty[s]), 4 * WG_CONSUMERS * CLUSTER);
         }
         fence_proxy_async_shared();
+        if (CLUSTER > 1) fence_mbarrier_init_cluster();
     }
-    __syncthreads();
+    /* in a cluster: no block's copies or arrivals reach another's barriers before they exist */
+    if (CLUSTER > 1)
+        cluster_sync();
+    else
+        __syncthreads();
 
     if (wg == WG_CONSUMERS) { /* the producer */
         setmaxnreg_dec<40>();
         if (tid == WG_CONSUMERS * WG_THREADS) {
             int stage = 0, phase = 0;
-            for (int tile = blockIdx.x; tile < tiles; tile += step) {
+            for (int tile = first; tile < tiles; tile += step) {
                 int bm, bn;
-                hg_tile_origin<BM, WG_BN>(tile, M, N, &bm, &bn);
+                wg_tile_origin<BM, CLUSTER>(tile, M, N, rank, &bm, &bn);
                 for (int t = 0; t < slices; ++t) {
                     /* a fresh barrier counts as having completed the phase before its first */
                     mbarrier_wait(smem_address(&empty[stage]), phase ^ 1);
-                    wg_load_slice<BM, MODE>(base + stage * St::BYTES, smem_address(&full[stage]),
-                                            &map_a, &map_b, t * WG_BK, bm, bn);
+                    wg_load_slice<BM, MODE, CLUSTER>(base + stage * St::BYTES,
+                                                     smem_address(&full[stage]), &map_a, &map_b,
+                                                     t * WG_BK, bm, bn, rank);
                     if (++stage == STAGES) stage = 0, phase ^= 1;
                 }
             }
         }
+        /* the other block's copies into this one's stages, and its arrivals, are done first */
+        if (CLUSTER > 1) cluster_sync();
         return;
     }
 
@@ -258,7 +316,7 @@ __global__ void __launch_bounds__(3 * WG_THREADS, 1)
     unsigned long long da[4], db[4];
     wg_descriptors<BM, MODE>(base, wg, da, db);
     int stage = 0, phase = 0;
-    for (int tile = blockIdx.x; tile < tiles; tile += step) {
+    for (int tile = first; tile < tiles; tile += step) {
         float acc[128];
 #pragma unroll
         for (int i = 0; i < 128; ++i) acc[i] = 0.0f;
@@ -268,15 +326,16 @@ __global__ void __launch_bounds__(3 * WG_THREADS, 1)
             wg_mma_slice(acc, da, db, stage * St::BYTES >> 4);
             /* slice t - 1's wgmma have read their stage: each warp hands it back */
             wgmma_wait<1>();
-            if (t > 0 && lane == 0) mbarrier_arrive(smem_address(&empty[last]));
+            if (t > 0 && lane == 0) wg_release<CLUSTER>(smem_address(&empty[last]));
             last = stage;
             if (++stage == STAGES) stage = 0, phase ^= 1;
         }
         wgmma_wait<0>();
         wgmma_fence_operand(acc);
-        if (lane == 0) mbarrier_arrive(smem_address(&empty[last]));
+        if (lane == 0) wg_release<CLUSTER>(smem_address(&empty[last]));
         int bm, bn;
-        hg_tile_origin<BM, WG_BN>(tile, M, N, &bm, &bn);
+        wg_tile_origin<BM, CLUSTER>(tile, M, N, rank, &bm, &bn);
+        if (bm >= M) continue; /* a cluster's tile past M */
         if (STORE_TMA && beta == 0.0f)
             wg_store_tma(&map_c, c_buf, bm + 64 * wg + 16 * (t_in_wg / 32), bn, acc, alpha, lane);
         else
@@ -284,6 +343,7 @@ __global__ void __launch_bounds__(3 * WG_THREADS, 1)
     }
     /* the stores' reads of shared memory and their writes, done before the block leaves */
     if (STORE_TMA && lane == 0) tma_store_wait_all();
+    if (CLUSTER > 1) cluster_sync();
 #else
     (void)map_a, (void)map_b, (void)map_c, (void)C, (void)M, (void)N, (void)K, (void)alpha,
         (void)beta;

@@ -1,7 +1,7 @@
 /* Chapter 08, part 3's variant table and launches (tensor.h). Numbers, as the lesson steps through
  * them: 9 to 11 hgemm_mma with its tiles plain, padded, swizzled (and the sweep, swizzled); 12
- * and 13 the TMA's kernels; 14 the mma.sync ceiling; 16 to 19 the wgmma kernels (hgemm_wgmma.h)
- * and 20 their ceiling (15 is part 4's auto). */
+ * and 13 the TMA's kernels; 14 the mma.sync ceiling; 16 to 19 and 21 the wgmma kernels
+ * (hgemm_wgmma.h) and 20 their ceiling (15 is part 4's auto). */
 #include "hgemm_kernels.cuh"
 #include "hgemm_layout.h"
 #include "hgemm_tma_kernels.cuh"
@@ -206,6 +206,8 @@ static tensor_variant VARIANTS[] = {
     WGMMA("hgemm_wgmma_tma_c_64B", 19, "the same in the 64B mode", WG_TMA_C_64B),
     WGMMA("hgemm_wgmma_tma_c_32B", 19, "the same in the 32B mode", WG_TMA_C_32B),
     WGMMA("hgemm_wgmma_tma_c_none", 19, "the same unswizzled (interleave)", WG_TMA_C_NONE),
+    WGMMA("hgemm_wgmma_cluster", 21,
+          "19 in clusters of 2 blocks down M, B's slices multicast to both by the TMA", WG_CLUSTER),
     {.v = {.name = TENSOR_WGMMA_CEILING,
            .number = 20,
            .description = "wgmma on shared memory, no global memory: the wgmma kernels' ceiling",

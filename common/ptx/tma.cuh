@@ -1,10 +1,14 @@
 /* The TMA's device side (sm_90), one line of PTX each: chapter 04's TMA swizzle test, chapter
- * 08's gemm_tma, hgemm_tma and hgemm_tma_persistent use these, and only these.
+ * 08's gemm_tma, hgemm_tma, hgemm_tma_persistent and the wgmma kernels use these, and only
+ * these.
  *
  *   mbarrier.init                     a barrier in shared memory that expects `arrivals` arrivals
  *   mbarrier.arrive.expect_tx         one arrival, and the bytes that copies will count in
  *   cp.async.bulk.tensor.2d           one box of a tensor map into shared memory, its bytes
  *                                     counted into the barrier (complete_tx) as they land
+ *     .multicast::cluster             the same box into the same offset of each block of the
+ *                                     cluster named in a mask, on each one's barrier at the
+ *                                     same offset (ptx/cluster.cuh)
  *   mbarrier.arrive                   one arrival (a consumer done with a stage)
  *   mbarrier.try_wait.parity          has the phase of that parity completed? (a phase completes
  *                                     when its arrivals and bytes are all in; parities alternate)
@@ -65,6 +69,18 @@ static __device__ __forceinline__ void tma_load_2d(unsigned dst, const CUtensorM
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
                  " [%0], [%1, {%2, %3}], [%4];" ::"r"(dst),
                  "l"(reinterpret_cast<unsigned long long>(map)), "r"(x), "r"(y), "r"(bar)
+                 : "memory");
+}
+
+/* tma_load_2d into every block of the cluster whose rank's bit is set in `blocks`: one read of
+ * L2 for all of them. dst and bar: this block's addresses, the same offsets in the others. */
+static __device__ __forceinline__ void tma_load_2d_multicast(unsigned dst, const CUtensorMap* map,
+                                                             int x, int y, unsigned bar,
+                                                             unsigned short blocks) {
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(dst),
+                 "l"(reinterpret_cast<unsigned long long>(map)), "r"(x), "r"(y), "r"(bar),
+                 "h"(blocks)
                  : "memory");
 }
 
