@@ -108,7 +108,9 @@ static void launch_cluster(const tensor_call* c, const hgemm_wgmma_info* x, int 
     config.dynamicSmemBytes = x->dynamic_smem;
     config.attrs = &cluster;
     config.numAttrs = 1;
-    static int fit; /* this kernel's clusters at once on the GPU; the program uses one GPU */
+    /* this kernel's clusters at once on the GPU (the program uses one), asked once: after
+     * tensor_configure has let the kernel have its shared memory, which the answer depends on */
+    static int fit;
     if (!fit) {
         config.gridDim = dim3(CLUSTER);
         CUDA_CHECK(cudaOccupancyMaxActiveClusters(&fit, kernel, &config));
