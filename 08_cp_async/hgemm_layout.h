@@ -6,6 +6,7 @@
 
 #include "model/hd.h"
 #include "model/layout.h"
+#include "model/wgmma_desc.h"
 
 /* A stage's tiles: rows as they come, padded by 8 halves (16 bytes), swizzled (chapter 04's
  * ldmatrix rule), or as the TMA writes them in its 128B mode (hgemm_tiles.cuh, hg_tile); the
@@ -39,7 +40,7 @@ enum { HG_TMA_BK = 64 };
 COURSE_HD_INLINE int hgemm_tma_copies_per_slice(int layout, int bn) {
     if (layout == HG_TMA) return 1 + bn / 64;
     if (!hgemm_is_wgmma(layout)) return -1;
-    const int mode = layout - HG_WGMMA, s = mode == 1 ? 128 : mode == 2 ? 64 : mode == 3 ? 32 : 16;
+    const int s = (int)wgmma_span((wgmma_mode)(layout - HG_WGMMA));
     return 128 / s + 2 * bn / s;
 }
 

@@ -12,7 +12,6 @@
 #include "model/wgmma_desc.h"
 
 #include <stdint.h>
-#include <string.h>
 
 template <int BM, int BN, int BK, int STAGES, int LAYOUT, int ALIGNED>
 static void launch_mma_kernel(const tensor_call* c) {
@@ -235,14 +234,11 @@ const tensor_variant* tensor_at(const course_variants* t, int i) {
 void tensor_configure(const course_variants* running) {
     for (int i = 0; i < running->n; ++i) {
         const tensor_variant* x = tensor_at(running, i);
-        if (!strcmp(x->v.name, TENSOR_WGMMA_CEILING))
-            CUDA_CHECK(cudaFuncSetAttribute(x->v.kernel,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            (int)x->v.needs.dynamic_smem));
-        /* the fallbacks need no more than the TMA's kernels (their tiles less the slack) */
+        /* every kernel of a row, the ceilings' too, may have the row's shared memory; the
+         * fallbacks need no more than the TMA's kernels (their tiles less the slack) */
         const void* kernels[3] = {x->v.kernel, x->unaligned_kernel, x->fallback_kernel};
         for (int k = 0; k < 3; ++k)
-            if (x->launch && kernels[k])
+            if (kernels[k])
                 CUDA_CHECK(cudaFuncSetAttribute(kernels[k],
                                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                 (int)x->v.needs.dynamic_smem));
