@@ -88,9 +88,20 @@ static int tma_encoder_missing(const course_target* t, const course_variant* x, 
 static int judge(const course_target* t, const course_variants* v, int* runs) {
     int own = 0;
     course_judge(t, v, runs);
+    /* Part 3 needs mma.sync for its ceiling and for every variant's fallback on rows the TMA
+     * cannot map: where the ceiling cannot run, neither can a wgmma variant, whose own code is
+     * sm_90a's in any build (a build for 75-virtual alone, on a Hopper GPU). */
+    const int ceiling = course_find_variant(v, TENSOR_CEILING);
+    const int no_mma = ceiling >= 0 && !runs[ceiling];
     for (int i = 0; i < v->n; ++i) {
         const course_variant* x = course_variant_at(v, i);
         char why[256];
+        if (runs[i] && no_mma && !x->baseline) {
+            runs[i] = 0;
+            printf("%s skipped: part 3 needs mma.sync (its ceiling, the fallbacks on unaligned "
+                   "rows), which this build's code lacks\n",
+                   x->name);
+        }
         if (runs[i] && tma_encoder_missing(t, x, why, sizeof why)) {
             runs[i] = 0;
             printf("%s skipped: %s\n", x->name, why);

@@ -23,6 +23,7 @@ for arch in "$@"; do
   grep -E "tests passed|tests failed|\(Failed\)|Not Run|Skipped" "$out/ctest_$arch.txt"
   for chapter in [0-9][0-9]_*/; do # each chapter's program (08_sgemm_tune has no --check)
     prog=$b/bin/${chapter%/}
+    [ -x "$prog" ] || { echo "$prog: not built"; bad=1; continue; }
     "$prog" --check >"$out/check_$(basename "$prog")_$arch.txt" 2>&1
     rc=$?
     echo "$(basename "$prog") --check (compute_$arch): exit $rc"
