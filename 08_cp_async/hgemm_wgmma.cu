@@ -116,10 +116,8 @@ static void launch_cluster(const tensor_call* c, const hgemm_wgmma_info* x, int 
         CUDA_CHECK(cudaOccupancyMaxActiveClusters(&fit, kernel, &config));
         if (fit < 1) die("hgemm_wgmma_cluster: no cluster of %d blocks fits this GPU", CLUSTER);
     }
-    const long long pairs = (long long)((c->M + x->bm - 1) / x->bm + CLUSTER - 1) / CLUSTER *
-                            ((c->N + x->bn - 1) / x->bn);
-    const long long clusters = pairs < fit ? pairs : fit;
-    config.gridDim = dim3((unsigned)(clusters * CLUSTER));
+    const int pairs = wg_walk_tiles<64 * WG_CONSUMERS, CLUSTER>(c->M, c->N); /* the kernel's walk */
+    config.gridDim = dim3((unsigned)((pairs < fit ? pairs : fit) * CLUSTER));
     CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a, b, map_c, c->C, c->M, c->N, c->K, c->alpha,
                                   c->beta));
 }

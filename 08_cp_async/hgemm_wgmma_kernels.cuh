@@ -80,7 +80,7 @@ static __device__ __forceinline__ void wg_tile_origin(int tile, int M, int N, in
 }
 
 template <int BM, int CLUSTER>
-static __device__ __forceinline__ int wg_walk_tiles(int M, int N) {
+static __host__ __device__ __forceinline__ int wg_walk_tiles(int M, int N) {
     return ((M + BM - 1) / BM + CLUSTER - 1) / CLUSTER * ((N + WG_BN - 1) / WG_BN);
 }
 
