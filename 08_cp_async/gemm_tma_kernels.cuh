@@ -23,6 +23,7 @@
 
 #include "gemm_async_kernels.cuh"
 #include "ptx/tma.cuh"
+#include "pack_beside.cuh"
 
 enum { TMA_BK = 32 };
 
@@ -73,18 +74,22 @@ COURSE_HD_INLINE int tma_smem_bytes(int bm, int bn, int stages) {
  * since the walk's state costs the classic launch 1 to 12 points of cuBLAS, and even a tile index
  * divided out of a line of blocks changes how the registers are allocated (results/NOTES.md).
  * STAGED_C: C's whole tiles stored through shared memory (for C's unaligned rows); the walk
- * stages only its last tile, since the copies of the next are in flight in the stages. */
+ * stages only its last tile, since the copies of the next are in flight in the stages. PACK: the
+ * operands packed beside the tiles (pack_beside.cuh, pk): a line of blocks, tiles then spare ones,
+ * a tile copying a chunk of K once it is packed. */
 template <int BM, int BN, int NT, int LANES_M, int TN, int STAGES, int INTERLEAVE,
-          bool WALK = false, bool STAGED_C = false>
+          bool WALK = false, bool STAGED_C = false, bool PACK = false>
 __global__ void __launch_bounds__(NT, tma_min_blocks(BM, BN, NT, WALK, STAGED_C))
     gemm_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
              int M, int N, float alpha, float beta, float* __restrict__ C, int ldc, int vec_c,
-             gemm_work w) {
+             gemm_work w, const __grid_constant__ gemm_pack_beside pk) {
 #if __CUDA_ARCH__ >= 900
     constexpr int BK = TMA_BK, A_FLOATS = BM * BK, STAGE_FLOATS = (BM + BN) * BK;
     constexpr unsigned STAGE_BYTES = STAGE_FLOATS * 4;
     static_assert(STAGE_BYTES % TMA_ALIGN == 0, "every stage 1 KiB aligned");
     static_assert(STAGES >= 2 && STAGES <= 4, "2 to 4 stages");
+    static_assert(!PACK || !WALK,
+                  "the packing beside the tiles keeps every tile at the same slice");
     static_assert(!STAGED_C || BM * (BN + STAGED_C_PAD) <= STAGES * STAGE_FLOATS,
                   "the staged tile of C fits in the stages");
     static_assert((BM / (LANES_M * MICRO)) * (BN / (32 / LANES_M * TN)) * 32 == NT,
@@ -98,7 +103,12 @@ __global__ void __launch_bounds__(NT, tma_min_blocks(BM, BN, NT, WALK, STAGED_C)
     const int tid = threadIdx.x;
     const async_lane o = async_lane_origin(BN, LANES_M, TN, INTERLEAVE, tid);
     /* the classic tile's corner; the walk's range and the cursor of its fetches */
-    const int bm = WALK ? 0 : blockIdx.y * BM, bn = WALK ? 0 : blockIdx.x * BN;
+    const int bm = WALK   ? 0
+                   : PACK ? (int)blockIdx.x / pk.tiles_n * BM
+                          : blockIdx.y * BM,
+              bn = WALK   ? 0
+                   : PACK ? (int)blockIdx.x % pk.tiles_n * BN
+                          : blockIdx.x * BN;
     long long lo = 0, hi = w.slices;
     if constexpr (WALK) gemm_work_range(&w, (int)blockIdx.x, &lo, &hi);
     const int n = (int)(hi - lo);
@@ -110,6 +120,14 @@ __global__ void __launch_bounds__(NT, tma_min_blocks(BM, BN, NT, WALK, STAGED_C)
         fence_proxy_async_shared();
     }
     __syncthreads();
+    if constexpr (PACK) {
+        pack_prologue(pk);
+        if ((int)blockIdx.x >= pk.tiles) { /* a spare block: it packs, the tiles compute */
+            pack_spare(pk);
+            return;
+        }
+    }
+    int known = -1; /* PACK, thread 0: the last chunk it saw packed */
 
     /* The block's iteration t into stage t % STAGES, by thread 0: the byte count the barrier
      * expects, then the two boxes (coordinates innermost first: A at (k0, bm), B at (bn, k0)).
@@ -119,6 +137,8 @@ __global__ void __launch_bounds__(NT, tma_min_blocks(BM, BN, NT, WALK, STAGED_C)
         const int s = t % STAGES;
         const unsigned bar = smem_address(&full[s]), a = base + s * STAGE_BYTES,
                        b = a + A_FLOATS * 4;
+        if constexpr (PACK)
+            if ((t >> pk.ch_log2) > known) pack_wait(pk, known = t >> pk.ch_log2);
         fence_proxy_async_shared();
         mbarrier_expect_bytes(bar, STAGE_BYTES);
         if constexpr (WALK) {
@@ -168,7 +188,7 @@ __global__ void __launch_bounds__(NT, tma_min_blocks(BM, BN, NT, WALK, STAGED_C)
     }
 #else
     (void)map_a, (void)map_b, (void)M, (void)N, (void)alpha, (void)beta, (void)C, (void)ldc,
-        (void)vec_c, (void)w;
+        (void)vec_c, (void)w, (void)pk;
     __trap();
 #endif
 }

@@ -39,6 +39,13 @@ static const void* auto_tma_kernel() {
     return (const void*)
         gemm_tma<128, T::BN, T::NT, T::LANES_M, T::TN, 3, T::INTERLEAVE, WALK, STAGED_C>;
 }
+/* The 128 x 256 tiles' kernel that packs beside them (sgemm_plan.pack_spare). */
+template <bool STAGED_C>
+static const void* beside_kernel() {
+    typedef auto_tile<SGEMM_TILE_128x256> T;
+    return (const void*)
+        gemm_tma<128, T::BN, T::NT, T::LANES_M, T::TN, 3, T::INTERLEAVE, false, STAGED_C, true>;
+}
 template <int TILE, bool WALK>
 static const void* auto_async_kernel() {
     typedef auto_tile<TILE> T;
@@ -216,6 +223,8 @@ static struct {
     size_t workspace_bytes;
     unsigned* finished; /* the edge patches' counters (sgemm_edge.cuh) */
     int finished_n;
+    unsigned* pack_ready;   /* the packing beside the tiles' counters, a chunk each ... */
+    unsigned pack_total;    /* ... and what each holds: the blocks of every such call so far */
     cudaStream_t side;      /* the edges' stream, beside the caller's */
     cudaEvent_t fork, join; /* where the edges leave the caller's stream and meet it again */
 } S;
@@ -290,6 +299,19 @@ void sgemm_auto_configure(void) {
                 S.gpu.tma ? blocks_per_sm(dev, tma_kernel_of(tile, sp, true), nt, tma_bytes(tile))
                           : *async_n;
         }
+    /* The packing beside the tiles: a cooperative launch of as many blocks as the 128 x 256
+     * tiles' kernel fits, so its own kernel must fit as many. */
+    int cooperative = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, dev));
+    if (S.gpu.tma && cooperative) {
+        const int t = SGEMM_TILE_128x256, b = tma_bytes(SGEMM_TILE_128x256),
+                  nt = auto_threads(SGEMM_TILE_128x256);
+        const int plain = S.gpu.blocks_per_sm[t][SGEMM_DATA_PARALLEL],
+                  staged = S.gpu_staged.blocks_per_sm[t][SGEMM_DATA_PARALLEL];
+        S.gpu.pack_beside = plain > 0 && blocks_per_sm(dev, beside_kernel<false>(), nt, b) == plain;
+        S.gpu_staged.pack_beside =
+            staged > 0 && blocks_per_sm(dev, beside_kernel<true>(), nt, b) == staged;
+    }
     /* non-blocking: the legacy default stream would otherwise wait for it, and it for that */
     CUDA_CHECK(cudaStreamCreateWithFlags(&S.side, cudaStreamNonBlocking));
     CUDA_CHECK(cudaEventCreateWithFlags(&S.fork, cudaEventDisableTiming));
@@ -461,7 +483,7 @@ static void run_edges(const sgemm_edge_job& e, cudaStream_t stream) {
  * walking where the plan has stream-K blocks, then their fixup. */
 template <int TILE>
 static void run_tile(const gemm_call* c, const sgemm_plan* p, const float* A, const float* B,
-                     const gemm_work& w) {
+                     const gemm_work& w, const gemm_pack_beside& pk) {
     typedef auto_tile<TILE> T;
     const bool walk = w.sk_blocks > 0, staged = !sgemm_c_vec(c);
 #define AUTO_TMA(WALK, STAGED)                                                                     \
@@ -470,6 +492,17 @@ static void run_tile(const gemm_call* c, const sgemm_plan* p, const float* A, co
 #define AUTO_ASYNC(WALK)                                                                           \
     run_async<128, T::BN, 8, T::NT, T::LANES_M, T::TN, 3, ASYNC_A_SWIZZLED, reference_schedule,    \
               WALK>(c, A, p->lda, B, p->ldb, p->vec, w)
+    if constexpr (TILE == SGEMM_TILE_128x256)
+        if (p->pack_spare) {
+            if (staged)
+                run_tma<128, T::BN, T::NT, T::LANES_M, T::TN, 3, T::INTERLEAVE, false, true, true>(
+                    c, A, p->lda, B, p->ldb, w, pk);
+            else
+                run_tma<128, T::BN, T::NT, T::LANES_M, T::TN, 3, T::INTERLEAVE, false, false, true>(
+                    c, A, p->lda, B, p->ldb, w, pk);
+            CUDA_CHECK(cudaGetLastError());
+            return;
+        }
     if (p->tma) {
         if (walk)
             staged ? AUTO_TMA(true, true) : AUTO_TMA(true, false);
@@ -487,6 +520,38 @@ static void run_tile(const gemm_call* c, const sgemm_plan* p, const float* A, co
                 w, c->M, c->N, c->alpha, c->beta, c->C, c->ldc);
         CUDA_CHECK(cudaGetLastError());
     }
+}
+
+/* The packing beside the tiles (the plan's pack_spare, pack_beside.cuh): A and B into the
+ * workspace as pack_operands would, by the tiles' own launch. Its counters grow by the launch's
+ * blocks every call, so they are zeroed once, here, and never reset. */
+static gemm_pack_beside beside_job(const gemm_call* c, const sgemm_plan* p, char* ws,
+                                   const float** A, const float** B) {
+    static_assert(SGEMM_PACK_CHUNK_K == TMA_BK << 3, "a chunk: 8 slices");
+    if (!S.pack_ready) {
+        CUDA_CHECK(cudaMalloc(&S.pack_ready, SGEMM_PACK_MAX_CHUNKS * sizeof(unsigned)));
+        CUDA_CHECK(cudaMemset(S.pack_ready, 0, SGEMM_PACK_MAX_CHUNKS * sizeof(unsigned)));
+    }
+    gemm_pack_beside pk = gemm_pack_beside();
+    float* const da = (float*)ws;
+    float* const db = (float*)(ws + align256(p->pack_a_bytes));
+    *A = p->pack_a ? da : c->A;
+    *B = p->pack_b ? db : c->B;
+    pk.src[0] = c->A, pk.ld[0] = c->lda, pk.dst[0] = p->pack_a ? da : NULL, pk.ld_dst[0] = p->lda;
+    pk.src[1] = c->B, pk.ld[1] = c->ldb, pk.dst[1] = p->pack_b ? db : NULL, pk.ld_dst[1] = p->ldb;
+    pk.m0 = p->m0, pk.n0 = p->n0, pk.K = c->K;
+    pk.ready = S.pack_ready, pk.base = S.pack_total, pk.cap = SGEMM_PACK_MAX_CHUNKS;
+    pk.tiles = p->tiles, pk.blocks = p->tiles + p->pack_spare, pk.tiles_n = p->tiles_n;
+    pk.chunk_k = SGEMM_PACK_CHUNK_K, pk.ch_log2 = 3, pk.chunks = p->pack_chunks;
+    pk.lead = p->pack_lead;
+    /* i / d = (umulhi(i, m) + i) >> s, s = ceil(log2 d), m = 2^32 (2^s - d) / d + 1 (i < 2^31) */
+    const unsigned d = (unsigned)(p->n0 + 127) / 128;
+    int sh = 0;
+    while ((1u << sh) < d) ++sh;
+    pk.segs_b = (int)d, pk.u_shift = sh;
+    pk.u_magic = (unsigned)((((1ull << sh) - d) << 32) / d + 1);
+    S.pack_total += (unsigned)pk.blocks;
+    return pk;
 }
 
 /* The workspace's parts, in order: A packed, B packed, the stream-K parts, the edges' sums. */
@@ -509,7 +574,11 @@ void sgemm_auto_run(const gemm_call* c, const sgemm_plan* p) {
         return;
     }
     const float *A, *B;
-    pack_operands(c, p, ws, &A, &B);
+    gemm_pack_beside pk = gemm_pack_beside();
+    if (p->pack_spare)
+        pk = beside_job(c, p, ws, &A, &B);
+    else
+        pack_operands(c, p, ws, &A, &B);
     /* The edges fork from the caller's stream where the tiles start (after the packing: the two
      * would only share the memory's bandwidth) and join it after them. Launched after the tiles,
      * their blocks take what room the tiles' blocks leave: the last wave's idle SMs, or an SM
@@ -522,13 +591,13 @@ void sgemm_auto_run(const gemm_call* c, const sgemm_plan* p) {
     w.partial = (float*)(ws + align256(p->pack_a_bytes) + align256(p->pack_b_bytes));
     switch (p->choice.tile) {
     case SGEMM_TILE_128x256:
-        run_tile<SGEMM_TILE_128x256>(&tiled, p, A, B, w);
+        run_tile<SGEMM_TILE_128x256>(&tiled, p, A, B, w, pk);
         break;
     case SGEMM_TILE_128x128_128T:
-        run_tile<SGEMM_TILE_128x128_128T>(&tiled, p, A, B, w);
+        run_tile<SGEMM_TILE_128x128_128T>(&tiled, p, A, B, w, pk);
         break;
     default:
-        run_tile<SGEMM_TILE_128x128>(&tiled, p, A, B, w);
+        run_tile<SGEMM_TILE_128x128>(&tiled, p, A, B, w, pk);
     }
     if (e.blocks) {
         CUDA_CHECK(cudaStreamWaitEvent(S.side, S.fork, 0));

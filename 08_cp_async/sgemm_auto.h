@@ -85,12 +85,17 @@ extern const char sgemm_table_h200[];
 /* Reads a table from the text of sgemm_tune's CSV. Returns 0, or -1 with the reason in why. */
 int sgemm_table_parse(const char* text, sgemm_table* t, char* why, size_t why_len);
 
+/* Packing beside the tiles (pack_beside.cuh): K in chunks of SGEMM_PACK_CHUNK_K, a counter each,
+ * at most SGEMM_PACK_MAX_CHUNKS. */
+enum { SGEMM_PACK_CHUNK_K = 256, SGEMM_PACK_MAX_CHUNKS = 1024 };
+
 /* What the plan needs of the GPU: its SMs, whether the TMA feeds the kernels, and how many
  * blocks of each tile's kernel fit on an SM (the occupancy API's), by split: the data-parallel
  * kernel (a tile a block) and the stream-K one (walking ranges) are two compilations. */
 typedef struct {
     int sms, tma;
     int blocks_per_sm[SGEMM_TILES][2];
+    int pack_beside; /* the 128 x 256 tiles' kernel that packs beside them fits as theirs does */
 } sgemm_gpu;
 
 /* The choice for M x N x K on g. At the table's shape nearest to it (by the sum of |log2|
@@ -121,6 +126,9 @@ typedef struct {
     int sk_tiles;                  /* tiles past work.whole that stream-K blocks share */
     long long busiest; /* the iterations of the busiest SM: what the call's time follows */
     double fill;       /* the average SM's iterations over the busiest's: 1 when balanced */
+    int pack_spare;    /* > 0: packed beside the tiles by the wave's pack_spare blocks left over */
+    int pack_chunks;   /* ... K's chunks of SGEMM_PACK_CHUNK_K */
+    int pack_lead;     /* ... the first of them packed by every block before the tiles start */
     size_t pack_a_bytes, pack_b_bytes, partial_bytes;
     size_t edge_bytes; /* the edge patches' chunk sums, where K has more than one chunk */
 } sgemm_plan;

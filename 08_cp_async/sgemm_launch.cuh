@@ -9,6 +9,7 @@
 #include "gemm_tma_kernels.cuh"
 #include "sgemm_auto.h"
 #include "gemm/harness.h"
+#include "host/check.h"
 #include "host/tma_map.h"
 
 #include <stdint.h>
@@ -39,17 +40,31 @@ static void run_async(const gemm_call* c, const float* A, int lda, const float* 
  * zeros past the edges. A and B must be TMA-mappable (sgemm_rows_aligned) and K > 0. STAGED_C:
  * for C's unaligned rows (gemm_tma). */
 template <int BM, int BN, int NT, int LANES_M, int TN, int STAGES, int INTERLEAVE,
-          bool WALK = false, bool STAGED_C = false>
+          bool WALK = false, bool STAGED_C = false, bool PACK = false>
 static void run_tma(const gemm_call* c, const float* A, int lda, const float* B, int ldb,
-                    const gemm_work& w) {
+                    const gemm_work& w, const gemm_pack_beside& pk = gemm_pack_beside()) {
     CUtensorMap a, b;
     course_tma_map_2d_ld(&a, A, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, c->M, c->K, lda, BM, TMA_BK,
                          CU_TENSOR_MAP_SWIZZLE_128B);
     course_tma_map_2d_ld(&b, B, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, c->K, c->N, ldb, TMA_BK, BN,
                          CU_TENSOR_MAP_SWIZZLE_NONE);
-    gemm_tma<BM, BN, NT, LANES_M, TN, STAGES, INTERLEAVE, WALK, STAGED_C>
-        <<<sgemm_grid(w, WALK), NT, tma_smem_bytes(BM, BN, STAGES)>>>(
-            a, b, c->M, c->N, c->alpha, c->beta, c->C, c->ldc, sgemm_c_vec(c), w);
+    if constexpr (PACK) { /* every block resident, or the packing's counters never fill */
+        cudaLaunchConfig_t cfg = {};
+        cfg.gridDim = dim3(pk.blocks); /* the tiles, then the spare blocks */
+        cfg.blockDim = dim3(NT);
+        cfg.dynamicSmemBytes = tma_smem_bytes(BM, BN, STAGES);
+        cudaLaunchAttribute attr[1];
+        attr[0].id = cudaLaunchAttributeCooperative;
+        attr[0].val.cooperative = 1;
+        cfg.attrs = attr, cfg.numAttrs = 1;
+        CUDA_CHECK(cudaLaunchKernelEx(
+            &cfg, gemm_tma<BM, BN, NT, LANES_M, TN, STAGES, INTERLEAVE, WALK, STAGED_C, true>, a, b,
+            c->M, c->N, c->alpha, c->beta, c->C, c->ldc, sgemm_c_vec(c), w, pk));
+    } else {
+        gemm_tma<BM, BN, NT, LANES_M, TN, STAGES, INTERLEAVE, WALK, STAGED_C>
+            <<<sgemm_grid(w, WALK), NT, tma_smem_bytes(BM, BN, STAGES)>>>(
+                a, b, c->M, c->N, c->alpha, c->beta, c->C, c->ldc, sgemm_c_vec(c), w, pk);
+    }
 }
 
 /* The classic grid: a block a tile, slices of BK. */

@@ -141,6 +141,12 @@ sgemm_choice sgemm_table_choice(const sgemm_table* t, const sgemm_gpu* g, int M,
  * store than it saves. */
 enum { SK_MIN_K = 128 };
 
+/* Packing beside the tiles: what a spare SM packs against what an SM of tiles computes (bytes a
+ * FLOP, results/NOTES.md), and the share of it counted on, for the chunks' steps and the spare
+ * blocks' start. */
+#define SPARE_BYTES_PER_FLOP 0.112
+#define SPARE_MARGIN         0.85
+
 /* Blocks resident at once of a tile's kernel for a split. */
 static int slots_of(const sgemm_gpu* g, sgemm_tile tile, sgemm_split split) {
     const int n = g->sms * g->blocks_per_sm[tile][split];
@@ -243,6 +249,25 @@ sgemm_plan sgemm_plan_for(int M, int N, int K, int lda, int ldb, uintptr_t a, ui
     if (!p.work.sk_blocks) p.slots = slots_of(g, choice.tile, SGEMM_DATA_PARALLEL); /* its kernel */
     p.busiest = busiest_of(&p.work, g->sms);
     p.fill = p.busiest > 0 ? (double)p.tiles * slices / g->sms / (double)p.busiest : 1.0;
+
+    /* Packing beside the tiles: where one data-parallel wave of 128 x 256 TMA tiles leaves blocks
+     * over, those pack A and B a chunk of K at a time while the tiles run, each tile waiting only
+     * for the chunk it is about to copy. What they cannot pack in the tiles' time is packed
+     * first, by every block. A spare SM packs about SPARE_BYTES_PER_FLOP bytes (read and written)
+     * for each FLOP an SM of tiles does (H100: 40 GB/s against 357 GFLOP/s, 2047^3); per unit of
+     * K, a wave's tiles take 2 bm bn FLOP and the packing moves 8 (m0 + n0) bytes. */
+    if ((p.pack_a || p.pack_b) && p.tma && g->pack_beside && !p.work.sk_blocks &&
+        choice.tile == SGEMM_TILE_128x256 && p.tiles < p.slots) {
+        const int spare = p.slots - p.tiles;
+        const int chunks = (K + SGEMM_PACK_CHUNK_K - 1) / SGEMM_PACK_CHUNK_K;
+        const double moved = 8.0 * ((p.pack_a ? p.m0 : 0) + (p.pack_b ? p.n0 : 0)),
+                     share =
+                         SPARE_MARGIN * spare * SPARE_BYTES_PER_FLOP * 2.0 * p.bm * p.bn / moved;
+        int lead = share >= 1.0 ? 1 : (int)ceil((1.0 - share) * chunks);
+        if (lead < 1) lead = 1;
+        if (lead < chunks && chunks <= SGEMM_PACK_MAX_CHUNKS)
+            p.pack_spare = spare, p.pack_chunks = chunks, p.pack_lead = lead;
+    }
     return p;
 }
 
@@ -265,8 +290,11 @@ void sgemm_plan_describe(const sgemm_plan* p, char* out, size_t len) {
     if (p->edge_rows || p->edge_cols)
         n += snprintf(out + n, len - n, ", edges %d rows + %d columns", p->edge_rows, p->edge_cols);
     if (p->pack_a || p->pack_b)
-        snprintf(out + n, len - n, ", %s packed",
-                 p->pack_a && p->pack_b ? "A and B"
-                 : p->pack_a            ? "A"
-                                        : "B");
+        n += snprintf(out + n, len - n, ", %s packed",
+                      p->pack_a && p->pack_b ? "A and B"
+                      : p->pack_a            ? "A"
+                                             : "B");
+    if (p->pack_spare)
+        snprintf(out + n, len - n, " beside the tiles by %d spare blocks (%d of %d chunks first)",
+                 p->pack_spare, p->pack_lead, p->pack_chunks);
 }

@@ -155,7 +155,7 @@ static int sweep_shapes(const course_args* a, sweep_shape* out) {
  * block, 1 walking, 1 of 128 x 256 either way, 2 of 128 x 128 on 128 threads either way), from the
  * built-in table, for dense matrices from 16-byte aligned allocations. */
 static sgemm_gpu h200(void) {
-    sgemm_gpu g = {132, 1, {{2, 1}, {1, 1}, {2, 2}}};
+    sgemm_gpu g = {132, 1, {{2, 1}, {1, 1}, {2, 2}}, 1};
     return g;
 }
 
@@ -357,8 +357,10 @@ static double side_work_ms(gemm_shape s, const sgemm_plan* p, int reps, int pack
 
 /* Shapes past the harness's, where the plans take their other paths on an H200: stream-K blocks
  * behind waves of whole tiles (23 x 23 tiles, K = 100: 396 whole, 133 shared), the wide tile's
- * on 132 slots, and short K past the stream-K floor (every block a whole tile). */
-static const gemm_shape PATHS[] = {{2900, 2900, 100}, {1100, 4100, 300}, {700, 900, 40}};
+ * on 132 slots, short K past the stream-K floor (every block a whole tile), and the packing
+ * beside one wave of wide tiles (128 tiles, 4 blocks over, 1 of 2 chunks of K packed first). */
+static const gemm_shape PATHS[] = {
+    {2900, 2900, 100}, {1100, 4100, 300}, {700, 900, 40}, {2047, 2047, 301}};
 
 int shapes_run(const char* program, const course_args* a, const course_device* dev,
                const course_variants* running, int lesson) {

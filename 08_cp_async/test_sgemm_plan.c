@@ -65,12 +65,46 @@ static void check_division(const sgemm_plan* p, const char* what) {
 }
 
 static sgemm_gpu h200(void) {
-    const sgemm_gpu g = {132, 1, {{2, 1}, {1, 1}, {2, 2}}};
+    const sgemm_gpu g = {132, 1, {{2, 1}, {1, 1}, {2, 2}}, 1};
     return g;
 }
 static sgemm_gpu a100(void) { /* cp.async, 108 SMs (the occupancy API's blocks: a guess) */
-    const sgemm_gpu g = {108, 0, {{3, 2}, {2, 2}, {2, 2}}};
+    const sgemm_gpu g = {108, 0, {{3, 2}, {2, 2}, {2, 2}}, 0};
     return g;
+}
+
+/* Packing beside the tiles: only for one data-parallel wave of 128 x 256 TMA tiles with blocks
+ * over, the chunks the spare blocks cannot keep ahead of packed first. */
+static void test_packing_beside(void) {
+    const sgemm_gpu g = h200(), cp = a100();
+    sgemm_gpu off = g;
+    off.pack_beside = 0;
+    const sgemm_choice wide_dp = {SGEMM_TILE_128x256, SGEMM_DATA_PARALLEL};
+    sgemm_plan p = sgemm_plan_for(2047, 2047, 2047, 2047, 2047, 0, 0, &g, wide_dp);
+    EXPECT(p.tiles == 128 && p.pack_spare == 4 && p.pack_chunks == 8 && p.pack_lead == 2,
+           "2047^3: 128 tiles, 4 spare blocks, 2 of 8 chunks first (got %d, %d, %d of %d)", p.tiles,
+           p.pack_spare, p.pack_lead, p.pack_chunks);
+    p = sgemm_plan_for(2047, 2047, 301, 301, 2047, 0, 0, &g, wide_dp);
+    EXPECT(p.pack_spare == 4 && p.pack_chunks == 2 && p.pack_lead == 1,
+           "2047 x 2047 x 301: 1 of 2 chunks first (got %d of %d)", p.pack_lead, p.pack_chunks);
+    p = sgemm_plan_for(2047, 2047, 256, 256, 2047, 0, 0, &g, wide_dp);
+    EXPECT(!p.pack_spare, "K of one chunk: packed first, nothing to pack beside");
+    p = sgemm_plan_for(2047, 2047, 2047, 2047, 2047, 0, 0, &off, wide_dp);
+    EXPECT(!p.pack_spare, "a GPU without the kernel: packed first");
+    p = sgemm_plan_for(2048, 2048, 2048, 2048, 2048, 0, 0, &g, wide_dp);
+    EXPECT(!p.pack_spare && !p.pack_a && !p.pack_b, "2048^3: nothing to pack");
+    p = sgemm_plan_for(4097, 4097, 4097, 4097, 4097, 0, 0, &g, wide_dp);
+    EXPECT(!p.pack_spare, "4097^3: more tiles than slots, no block over");
+    p = sgemm_plan_for(2047, 2047, 2047, 2047, 2047, 0, 0, &cp, wide_dp);
+    EXPECT(!p.pack_spare, "cp.async: packed first");
+    const sgemm_choice wide_sk = {SGEMM_TILE_128x256, SGEMM_STREAM_K};
+    p = sgemm_plan_for(1531, 1531, 8191, 8191, 1531, 0, 0, &g, wide_sk);
+    EXPECT(!p.pack_spare, "stream-K: its blocks are at different K, packed first");
+    /* 13 x 10 tiles: 2 blocks over, which keep up with about a third of the packing */
+    p = sgemm_plan_for(1663, 2559, 2047, 2047, 2559, 0, 0, &g, wide_dp);
+    EXPECT(p.pack_spare == 2 && p.pack_lead == 6 && p.pack_chunks == 8,
+           "1663 x 2559 x 2047: 2 spare blocks, 6 of 8 chunks first (got %d, %d of %d)",
+           p.pack_spare, p.pack_lead, p.pack_chunks);
 }
 
 static void test_divisions(void) {
@@ -117,14 +151,14 @@ static void test_packing(void) {
     p = sgemm_plan_for(512, 512, 512, 512, 512, 4, 0, &g, c);
     EXPECT(p.pack_a && !p.pack_b, "A's base 4 bytes off: packed");
     const sgemm_gpu small_smem = {
-        170, 1, {{1, 1}, {0, 0}, {2, 2}}}; /* 128 x 256 on the TMA: no fit */
+        170, 1, {{1, 1}, {0, 0}, {2, 2}}, 0}; /* 128 x 256 on the TMA: no fit */
     const sgemm_choice wide = {SGEMM_TILE_128x256, SGEMM_DATA_PARALLEL};
     p = sgemm_plan_for(4096, 4096, 4096, 4096, 4096, 0, 0, &small_smem, wide);
     EXPECT(p.choice.tile == SGEMM_TILE_128x128 && p.bn == 128 && p.slots == 170,
            "a tile that does not fit: the other one (tile %d, slots %d)", (int)p.choice.tile,
            p.slots);
     const sgemm_choice narrow = {SGEMM_TILE_128x128_128T, SGEMM_DATA_PARALLEL};
-    const sgemm_gpu three = {132, 1, {{2, 1}, {1, 1}, {3, 3}}}; /* the third tile's own count */
+    const sgemm_gpu three = {132, 1, {{2, 1}, {1, 1}, {3, 3}}, 1}; /* the third tile's own count */
     p = sgemm_plan_for(1100, 1100, 1031, 1031, 1100, 0, 0, &three, narrow);
     EXPECT(p.choice.tile == SGEMM_TILE_128x128_128T && p.bm == 128 && p.bn == 128 &&
                p.tiles == 81 && p.slots == 3 * 132,
@@ -283,7 +317,7 @@ static void test_table(void) {
      * 0.096 for 128 x 128 on 128 threads stream-K (0.070 at a busiest of 16, 22 here). */
     c = sgemm_table_choice(&t, &g, 1031, 1031, 1031);
     EXPECT(c.tile == SGEMM_TILE_128x128 && c.split == SGEMM_STREAM_K, "1031^3: scaled, 128 sk");
-    const sgemm_gpu no_wide = {132, 1, {{2, 1}, {0, 0}, {2, 2}}};
+    const sgemm_gpu no_wide = {132, 1, {{2, 1}, {0, 0}, {2, 2}}, 0};
     c = sgemm_table_choice(&t, &no_wide, 1000, 1100, 900);
     EXPECT(c.tile == SGEMM_TILE_128x128, "a tile that does not fit is not chosen");
     /* the third tile where its row is the fastest: data-parallel at 0.050, stream-K within 1% */
@@ -318,6 +352,7 @@ int main(int argc, char** argv) {
     if (rc) return rc;
     test_divisions();
     test_packing();
+    test_packing_beside();
     test_h200_plans();
     test_edges();
     test_table();
