@@ -77,29 +77,27 @@ static __device__ __forceinline__ unsigned pack_units(const gemm_pack_beside& p)
 
 /* Units v0, v0 + W, ... of chunk c (UNITS of them): every lane loads floats lane, lane + 32,
  * lane + 64 and lane + 96 of each (a warp's load reads 128 consecutive bytes), all before any is
- * stored, then stores them where they go (128 consecutive bytes a warp's store); the units are
- * found again for the stores rather than held in registers. */
+ * stored, then stores them where they go (128 consecutive bytes a warp's store). The units'
+ * addresses stay in registers to the stores: finding them again cost 7% at 2047^3. */
 template <int UNITS>
 static __device__ __forceinline__ void pack_batch(const gemm_pack_beside& p, int c, unsigned v0,
                                                   unsigned W) {
     const int lane = threadIdx.x % 32;
     float v[UNITS][4];
+    pack_unit u[UNITS];
+    int n[UNITS];
 #pragma unroll
     for (int j = 0; j < UNITS; ++j) {
-        pack_unit u;
-        const int n = pack_unit_of(p, c, v0 + j * W, &u);
+        n[j] = pack_unit_of(p, c, v0 + j * W, &u[j]);
 #pragma unroll
         for (int e = 0; e < 4; ++e)
-            v[j][e] = lane + 32 * e < n ? __ldg(u.src + lane + 32 * e) : 0.0f;
+            v[j][e] = lane + 32 * e < n[j] ? __ldg(u[j].src + lane + 32 * e) : 0.0f;
     }
 #pragma unroll
-    for (int j = 0; j < UNITS; ++j) {
-        pack_unit u;
-        const int n = (pack_unit_of(p, c, v0 + j * W, &u) + 3) & ~3;
+    for (int j = 0; j < UNITS; ++j)
 #pragma unroll
         for (int e = 0; e < 4; ++e)
-            if (lane + 32 * e < n) u.dst[lane + 32 * e] = v[j][e];
-    }
+            if (lane + 32 * e < ((n[j] + 3) & ~3)) u[j].dst[lane + 32 * e] = v[j][e];
 }
 
 static __device__ __forceinline__ void pack_release(unsigned* counter) {
@@ -147,7 +145,7 @@ static __device__ __forceinline__ void pack_spare_counters(const gemm_pack_besid
  * A chunk stored, the block counts it: the first spare block adds blocks - spare + 1, the others
  * 1, so that the counter reaches `blocks` once every spare block is done, as for the prologue's
  * chunks. */
-enum { PACK_SPARE_UNITS = 24 }; /* a warp's units in flight */
+enum { PACK_SPARE_UNITS = 16 }; /* a warp's units in flight */
 
 static __device__ void pack_spare(const gemm_pack_beside& p) {
     const unsigned spare = p.blocks - p.tiles, j = blockIdx.x - p.tiles,
