@@ -263,7 +263,8 @@ static const csv_column COLUMNS[] = {
 typedef struct {
     const char* kind;
     sgemm_plan plan; /* auto's, on dense matrices */
-    double pack_ms;  /* auto's packing alone, 0 when it packs nothing */
+    double pack_ms;  /* auto's packing alone, 0 when it packs nothing (beside the tiles: the
+                        packing it hides, had it packed first) */
     double edge_ms;  /* auto's edges alone, 0 when it has none */
 } shape_info;
 
@@ -302,9 +303,9 @@ static void write_csv(const char* path, const course_device* dev, const char* cm
         csv_real(&t, "fill", is_auto ? p->fill : 0.0);
         csv_text(&t, "packed",
                  !is_auto                 ? ""
-                 : p->pack_a && p->pack_b ? "AB"
-                 : p->pack_a              ? "A"
-                 : p->pack_b              ? "B"
+                 : p->pack_a && p->pack_b ? (p->pack_spare ? "AB beside" : "AB")
+                 : p->pack_a              ? (p->pack_spare ? "A beside" : "A")
+                 : p->pack_b              ? (p->pack_spare ? "B beside" : "B")
                                           : "none");
         csv_real(&t, "pack_ms", is_auto ? x->pack_ms : 0.0);
         csv_real(&t, "pack_share", is_auto ? x->pack_ms / m[i].t.median_ms : 0.0);
