@@ -6,8 +6,9 @@
  * ones. Every block first packs chunks [0, lead) of K (A's columns [k0, k1) of every row and B's
  * rows [k0, k1), in units of 128 floats of a row a warp) and counts itself in their counters.
  * Then the spare blocks pack the remaining chunks in order while the tiles run, and a tile's
- * thread 0, before it copies the first slice of a chunk, waits for that chunk's counter to reach
- * `blocks` (ld.acquire), then fences the async proxy: the TMA reads what generic stores wrote.
+ * thread 0, before it copies the first slice of a chunk, waits until that chunk's counter has
+ * grown by `blocks` this call (ld.acquire), then fences the async proxy: the TMA reads what
+ * generic stores wrote.
  *
  * Every counter below `cap` grows by `blocks` a call (the spare blocks add it past the call's
  * chunks), so a call's base is the sum of the earlier calls' blocks and no reset is needed. */
@@ -46,7 +47,7 @@ struct pack_unit {
 static __device__ __forceinline__ int pack_unit_of(const gemm_pack_beside& p, int c, unsigned v,
                                                    pack_unit* u) {
     const int k0 = c * p.chunk_k, k1 = min(k0 + p.chunk_k, p.K);
-    if (p.dst[0]) { /* A: rows[0] rows, chunk_k / 128 units each */
+    if (p.dst[0]) { /* A: m0 rows, chunk_k / 128 units each */
         const int s_log2 = p.ch_log2 - 2;
         const unsigned n = (unsigned)p.m0 << s_log2;
         if (v < n) {

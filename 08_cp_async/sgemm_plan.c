@@ -263,8 +263,7 @@ sgemm_plan sgemm_plan_for(int M, int N, int K, int lda, int ldb, uintptr_t a, ui
         const double moved = 8.0 * ((p.pack_a ? p.m0 : 0) + (p.pack_b ? p.n0 : 0)),
                      share =
                          SPARE_MARGIN * spare * SPARE_BYTES_PER_FLOP * 2.0 * p.bm * p.bn / moved;
-        int lead = share >= 1.0 ? 1 : (int)ceil((1.0 - share) * chunks);
-        if (lead < 1) lead = 1;
+        const int lead = share >= 1.0 ? 1 : (int)ceil((1.0 - share) * chunks);
         if (lead < chunks && chunks <= SGEMM_PACK_MAX_CHUNKS)
             p.pack_spare = spare, p.pack_chunks = chunks, p.pack_lead = lead;
     }
