@@ -524,7 +524,8 @@ static void run_tile(const gemm_call* c, const sgemm_plan* p, const float* A, co
 
 /* The packing beside the tiles (the plan's pack_spare, pack_beside.cuh): A and B into the
  * workspace as pack_operands would, by the tiles' own launch. Its counters grow by the launch's
- * blocks every call, so they are zeroed once, here, and never reset. */
+ * blocks every call, so they are zeroed once, here, and never reset. The base is the host's
+ * count, so a captured CUDA graph would replay a stale one: the path is for stream calls. */
 static gemm_pack_beside beside_job(const gemm_call* c, const sgemm_plan* p, char* ws,
                                    const float** A, const float** B) {
     static_assert(SGEMM_PACK_CHUNK_K == TMA_BK << 3, "a chunk: 8 slices");
