@@ -255,7 +255,8 @@ sgemm_plan sgemm_plan_for(int M, int N, int K, int lda, int ldb, uintptr_t a, ui
      * for the chunk it is about to copy. What they cannot pack in the tiles' time is packed
      * first, by every block. A spare SM packs about SPARE_BYTES_PER_FLOP bytes (read and written)
      * for each FLOP an SM of tiles does (H100: 40 GB/s against 357 GFLOP/s, 2047^3); per unit of
-     * K, a wave's tiles take 2 bm bn FLOP and the packing moves 8 (m0 + n0) bytes. */
+     * K, a wave's tiles take 2 bm bn FLOP and the packing moves 8 (m0 + n0) bytes. Where more
+     * than half of K would be packed first, packing first was as fast, less steadily (H100). */
     if ((p.pack_a || p.pack_b) && p.tma && g->pack_beside && !p.work.sk_blocks &&
         choice.tile == SGEMM_TILE_128x256 && p.tiles < p.slots) {
         const int spare = p.slots - p.tiles;
@@ -264,7 +265,7 @@ sgemm_plan sgemm_plan_for(int M, int N, int K, int lda, int ldb, uintptr_t a, ui
                      share =
                          SPARE_MARGIN * spare * SPARE_BYTES_PER_FLOP * 2.0 * p.bm * p.bn / moved;
         const int lead = share >= 1.0 ? 1 : (int)ceil((1.0 - share) * chunks);
-        if (lead < chunks && chunks <= SGEMM_PACK_MAX_CHUNKS)
+        if (2 * lead <= chunks && chunks <= SGEMM_PACK_MAX_CHUNKS)
             p.pack_spare = spare, p.pack_chunks = chunks, p.pack_lead = lead;
     }
     return p;
