@@ -6,13 +6,18 @@
  * `chosen` marks what it then picks at the grid's shape itself, for the reader. The CSV it writes
  * is the table: results/h200_sgemm_table.csv is built into the program, and COURSE_SGEMM_TABLE=FILE
  * makes sgemm_auto read another.
- * A shape's choices are timed in N rounds that take them in turn, a warm-up and one timed launch
- * each a round, and each keeps the median of its rounds, like the benchmark's rounds
- * (common/gemm/bench.cu): timed one after the other, a choice timed later runs on a GPU that has
- * run longer, which can decide between two choices under 1% apart (at 8192^3 the table, timed
- * that way, and three sweeps disagreed on such a pair: results/NOTES.md).
+ * A shape's choices are timed in N rounds that take them in turn, a warm-up and C timed calls
+ * back to back each a round (their median), and each keeps the median of its rounds, like the
+ * benchmark's rounds (common/gemm/bench.cu): timed one after the other, a choice timed later runs
+ * on a GPU that has run longer, which can decide between two choices under 1% apart (at 8192^3
+ * the table, timed that way, and three sweeps disagreed on such a pair: results/NOTES.md).
+ * One call after its warm-up (C = 1, how results/h200_sgemm_table.csv was made) can run faster
+ * than calls back to back, as the sweep and a caller's loop run them: 128 x 256 stream-K at
+ * 8192^3 took 22.64 ms against 23.01 on the H200, where the data-parallel choices time the same
+ * either way (results/h200_forced_choices.txt).
  *
- *   08_sgemm_tune --csv FILE [--reps N]      (N rounds: 1 to 1000, default 5) */
+ *   08_sgemm_tune --csv FILE [--reps N] [--calls C]   (N rounds: 1 to 1000, default 5; C calls a
+ *                                                      round: 1 to 100, default 1) */
 #include "sgemm_auto_run.h"
 #include "gemm/harness.h"
 #include "host/check.h"
@@ -23,10 +28,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char USAGE[] = "usage: 08_sgemm_tune --csv FILE [--reps N]\n"
+static const char USAGE[] = "usage: 08_sgemm_tune --csv FILE [--reps N] [--calls C]\n"
                             "  times sgemm_auto's choices on a grid of shapes on this GPU and "
                             "writes its table\n"
-                            "  (use it with COURSE_SGEMM_TABLE=FILE 08_cp_async ...)\n";
+                            "  (use it with COURSE_SGEMM_TABLE=FILE 08_cp_async ...)\n"
+                            "  --reps N   rounds, each timing every choice in turn (default 5)\n"
+                            "  --calls C  calls timed back to back a choice a round (default 1)\n";
 
 static int usage_error(const char* what) {
     fprintf(stderr, "08_sgemm_tune: %s\n%s", what, USAGE);
@@ -38,7 +45,8 @@ enum {
     N_SIDES = sizeof SIDES / sizeof SIDES[0],
     BIGGEST = 8192,
     N_CHOICES = 2 * SGEMM_TILES,
-    MAX_ROUNDS = 1000
+    MAX_ROUNDS = 1000,
+    MAX_CALLS = 100
 };
 
 static const csv_column COLUMNS[] = {
@@ -64,35 +72,36 @@ static int same_plan(const sgemm_plan* a, const sgemm_plan* b) {
            a->work.sk_blocks == b->work.sk_blocks && a->work.sk_iters == b->work.sk_iters;
 }
 
-/* Each distinct choice (same[k] == k) in `rounds` rounds, a warm-up and one timed launch a round;
- * r[k]: the median over the rounds, their min and max. A choice whose plan another's is gets its
- * result. */
-static void time_in_rounds(tune_ctx* x, const int* same, int rounds, bench_result* r) {
+/* Each distinct choice (same[k] == k) in `rounds` rounds, a warm-up and `calls` timed calls back
+ * to back a round (their median); r[k]: the median over the rounds, their min and max. A choice
+ * whose plan another's is gets its result. */
+static void time_in_rounds(tune_ctx* x, const int* same, int rounds, int calls, bench_result* r) {
     static double ms[N_CHOICES][MAX_ROUNDS];
     for (int round = 0; round < rounds; ++round)
         for (int k = 0; k < N_CHOICES; ++k)
-            if (same[k] == k) ms[k][round] = bench_run(tune_launch, &x[k], 1, 1, 0).median_ms;
+            if (same[k] == k) ms[k][round] = bench_run(tune_launch, &x[k], 1, calls, 0).median_ms;
     for (int k = 0; k < N_CHOICES; ++k) {
         if (same[k] != k) {
             r[k] = r[same[k]];
             continue;
         }
         bench_stats(ms[k], rounds, &r[k].median_ms, &r[k].min_ms, &r[k].max_ms);
-        r[k].reps = rounds;
+        r[k].reps = rounds * calls;
         r[k].launches = 0; /* not counted: the tuner's CSV has no column for it */
     }
 }
 
 int main(int argc, char** argv) {
     const char* csv = NULL;
-    long reps = 5;
+    long reps = 5, calls = 1;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--help")) {
             printf("%s", USAGE);
             return EXIT_OK;
         }
-        const int is_csv = !strcmp(argv[i], "--csv"), is_reps = !strcmp(argv[i], "--reps");
-        if (!is_csv && !is_reps) return usage_error("unknown argument");
+        const int is_csv = !strcmp(argv[i], "--csv"), is_reps = !strcmp(argv[i], "--reps"),
+                  is_calls = !strcmp(argv[i], "--calls");
+        if (!is_csv && !is_reps && !is_calls) return usage_error("unknown argument");
         if (i + 1 >= argc) return usage_error("a flag without its value");
         unsigned long long v;
         if (is_csv) {
@@ -103,10 +112,14 @@ int main(int argc, char** argv) {
                 snprintf(what, sizeof what, "--csv %s %s", csv, why);
                 return usage_error(what);
             }
-        } else {
+        } else if (is_reps) {
             if (course_parse_unsigned(argv[++i], 10, MAX_ROUNDS, &v) || v < 1)
                 return usage_error("--reps needs a whole number from 1 to 1000");
             reps = (long)v;
+        } else {
+            if (course_parse_unsigned(argv[++i], 10, MAX_CALLS, &v) || v < 1)
+                return usage_error("--calls needs a whole number from 1 to 100");
+            calls = (long)v;
         }
     }
     if (!csv) return usage_error("--csv FILE is needed: the table is what it writes");
@@ -118,11 +131,11 @@ int main(int argc, char** argv) {
     sgemm_auto_configure();
     const sgemm_gpu* g = sgemm_auto_gpu();
     printf("feed: %s; blocks an SM, data-parallel and stream-K: %d and %d (128 x 128), %d and %d "
-           "(128 x 256), %d and %d (128 x 128, 128 threads); %ld rounds of a warm-up and a "
-           "timed launch a choice\n",
+           "(128 x 256), %d and %d (128 x 128, 128 threads); %ld rounds of a warm-up and %ld "
+           "timed calls a choice\n",
            g->tma ? "the TMA" : "cp.async", g->blocks_per_sm[0][0], g->blocks_per_sm[0][1],
            g->blocks_per_sm[1][0], g->blocks_per_sm[1][1], g->blocks_per_sm[2][0],
-           g->blocks_per_sm[2][1], reps);
+           g->blocks_per_sm[2][1], reps, calls);
 
     const size_t n = (size_t)BIGGEST * BIGGEST;
     gemm_shape biggest = {BIGGEST, BIGGEST, BIGGEST};
@@ -141,7 +154,7 @@ int main(int argc, char** argv) {
 
     csv_table t;
     char cmd[64];
-    snprintf(cmd, sizeof cmd, "08_sgemm_tune --reps %ld", reps);
+    snprintf(cmd, sizeof cmd, "08_sgemm_tune --reps %ld --calls %ld", reps, calls);
     csv_table_open(&t, csv, &dev, cmd, COLUMNS, sizeof COLUMNS / sizeof COLUMNS[0]);
     for (int im = 0; im < N_SIDES; ++im)
         for (int in = 0; in < N_SIDES; ++in)
@@ -158,7 +171,7 @@ int main(int argc, char** argv) {
                         if (same_plan(&x[j].p, &x[k].p)) same[k] = same[j];
                 }
                 bench_result r[N_CHOICES];
-                time_in_rounds(x, same, (int)reps, r);
+                time_in_rounds(x, same, (int)reps, (int)calls, r);
                 static sgemm_table here; /* this shape's rows: what the table will say of it */
                 here.n = N_CHOICES;
                 for (int k = 0; k < N_CHOICES; ++k) {
