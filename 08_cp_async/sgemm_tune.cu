@@ -13,7 +13,7 @@
  * the table, timed that way, and three sweeps disagreed on such a pair: results/NOTES.md).
  * One call after its warm-up (C = 1, how results/h200_sgemm_table.csv was made) can run faster
  * than calls back to back, as the sweep and a caller's loop run them: 128 x 256 stream-K at
- * 8192^3 took 22.64 ms against 23.01 on the H200, where the data-parallel choices time the same
+ * 8192^3 took 22.64 ms against 23.01 on the H200, where most data-parallel choices time the same
  * either way (results/h200_forced_choices.txt).
  *
  *   08_sgemm_tune --csv FILE [--reps N] [--calls C]   (N rounds: 1 to 1000, default 5; C calls a
