@@ -380,6 +380,20 @@ static size_t align256(size_t n) {
     return (n + 255) / 256 * 256;
 }
 
+/* The workspace's parts, in order, each from a 256-byte boundary: A packed, B packed, the stream-K
+ * parts, the edges' sums; where each starts, and the whole. */
+typedef struct {
+    size_t b, partial, edges, bytes;
+} workspace_parts;
+static workspace_parts parts_of(const sgemm_plan* p) {
+    workspace_parts w;
+    w.b = align256(p->pack_a_bytes);
+    w.partial = w.b + align256(p->pack_b_bytes);
+    w.edges = w.partial + align256(p->partial_bytes);
+    w.bytes = w.edges + p->edge_bytes;
+    return w;
+}
+
 /* The workspace, grown (never shrunk) to what a plan needs: the one allocation sgemm_auto makes,
  * on a call that needs more than any before it. Not for two host threads at once. */
 static char* workspace(size_t bytes) {
@@ -448,8 +462,7 @@ static void pack_operands(const gemm_call* c, const sgemm_plan* p, char* ws, con
         *A = a.dst;
     }
     if (p->pack_b) {
-        const sgemm_pack_job b = {
-            c->B, c->ldb, c->K, p->n0, (float*)(ws + align256(p->pack_a_bytes)), p->ldb};
+        const sgemm_pack_job b = {c->B, c->ldb, c->K, p->n0, (float*)(ws + parts_of(p).b), p->ldb};
         job[jobs++] = b;
         *B = b.dst;
     }
@@ -468,9 +481,7 @@ static void pack_operands(const gemm_call* c, const sgemm_plan* p, char* ws, con
 /* The plan's edge job, its sums after the workspace's other parts. Its counters are allocated
  * and zeroed on the caller's stream (edge_counters): build it before the edges fork from it. */
 static sgemm_edge_job edges_of(const gemm_call* c, const sgemm_plan* p, char* ws) {
-    const size_t at =
-        align256(p->pack_a_bytes) + align256(p->pack_b_bytes) + align256(p->partial_bytes);
-    return edge_job(c, p, (float*)(ws + at));
+    return edge_job(c, p, (float*)(ws + parts_of(p).edges));
 }
 
 static void run_edges(const sgemm_edge_job& e, cudaStream_t stream) {
@@ -500,8 +511,7 @@ static void run_tile(const gemm_call* c, const sgemm_plan* p, const float* A, co
             else
                 run_tma<128, T::BN, T::NT, T::LANES_M, T::TN, 3, T::INTERLEAVE, false, false, true>(
                     c, A, p->lda, B, p->ldb, w, pk);
-            CUDA_CHECK(cudaGetLastError());
-            return;
+            return; /* a checked cudaLaunchKernelEx */
         }
     if (p->tma) {
         if (walk)
@@ -535,7 +545,7 @@ static gemm_pack_beside beside_job(const gemm_call* c, const sgemm_plan* p, char
     }
     gemm_pack_beside pk = gemm_pack_beside();
     float* const da = (float*)ws;
-    float* const db = (float*)(ws + align256(p->pack_a_bytes));
+    float* const db = (float*)(ws + parts_of(p).b);
     *A = p->pack_a ? da : c->A;
     *B = p->pack_b ? db : c->B;
     pk.src[0] = c->A, pk.ld[0] = c->lda, pk.dst[0] = p->pack_a ? da : NULL, pk.ld_dst[0] = p->lda;
@@ -555,12 +565,6 @@ static gemm_pack_beside beside_job(const gemm_call* c, const sgemm_plan* p, char
     return pk;
 }
 
-/* The workspace's parts, in order: A packed, B packed, the stream-K parts, the edges' sums. */
-static size_t workspace_bytes(const sgemm_plan* p) {
-    return align256(p->pack_a_bytes) + align256(p->pack_b_bytes) + align256(p->partial_bytes) +
-           p->edge_bytes;
-}
-
 void sgemm_auto_run(const gemm_call* c, const sgemm_plan* p) {
     if (p->nothing) return;
     if (p->scale_only) {
@@ -568,7 +572,7 @@ void sgemm_auto_run(const gemm_call* c, const sgemm_plan* p) {
         CUDA_CHECK(cudaGetLastError());
         return;
     }
-    char* ws = workspace(workspace_bytes(p));
+    char* ws = workspace(parts_of(p).bytes);
     const sgemm_edge_job e = edges_of(c, p, ws);
     if (!p->tiles) {
         run_edges(e, 0);
@@ -589,7 +593,7 @@ void sgemm_auto_run(const gemm_call* c, const sgemm_plan* p) {
     gemm_call tiled = *c;
     tiled.M = p->m0, tiled.N = p->n0;
     gemm_work w = p->work;
-    w.partial = (float*)(ws + align256(p->pack_a_bytes) + align256(p->pack_b_bytes));
+    w.partial = (float*)(ws + parts_of(p).partial);
     switch (p->choice.tile) {
     case SGEMM_TILE_128x256:
         run_tile<SGEMM_TILE_128x256>(&tiled, p, A, B, w, pk);
@@ -610,7 +614,7 @@ void sgemm_auto_run(const gemm_call* c, const sgemm_plan* p) {
 
 void sgemm_auto_side_work(const gemm_call* c, const sgemm_plan* p, int pack, int edges) {
     if (p->nothing || p->scale_only) return;
-    char* ws = workspace(workspace_bytes(p));
+    char* ws = workspace(parts_of(p).bytes);
     const float *A, *B;
     if (pack) pack_operands(c, p, ws, &A, &B);
     if (edges) run_edges(edges_of(c, p, ws), 0);

@@ -275,6 +275,13 @@ static const shape_info* info_of(const shape_info* info, const sweep_shape* s, i
     return NULL;
 }
 
+/* What auto packs: none, A, B or AB, first or "beside" the tiles. */
+static const char* packed_name(const sgemm_plan* p) {
+    static const char* const NAMES[2][4] = {{"none", "A", "B", "AB"},
+                                            {"none", "A beside", "B beside", "AB beside"}};
+    return NAMES[p->pack_spare ? 1 : 0][(p->pack_a ? 1 : 0) + (p->pack_b ? 2 : 0)];
+}
+
 static void write_csv(const char* path, const course_device* dev, const char* cmd,
                       const gemm_measurement* m, int n, const sweep_shape* s,
                       const shape_info* info, int n_s) {
@@ -301,12 +308,7 @@ static void write_csv(const char* path, const course_device* dev, const char* cm
         csv_int(&t, "whole", is_auto ? p->work.whole : 0);
         csv_int(&t, "sk_blocks", is_auto ? p->work.sk_blocks : 0);
         csv_real(&t, "fill", is_auto ? p->fill : 0.0);
-        csv_text(&t, "packed",
-                 !is_auto                 ? ""
-                 : p->pack_a && p->pack_b ? (p->pack_spare ? "AB beside" : "AB")
-                 : p->pack_a              ? (p->pack_spare ? "A beside" : "A")
-                 : p->pack_b              ? (p->pack_spare ? "B beside" : "B")
-                                          : "none");
+        csv_text(&t, "packed", is_auto ? packed_name(p) : "");
         csv_real(&t, "pack_ms", is_auto ? x->pack_ms : 0.0);
         csv_real(&t, "pack_share", is_auto ? x->pack_ms / m[i].t.median_ms : 0.0);
         csv_int(&t, "edge_rows", is_auto ? p->edge_rows : 0);
