@@ -15,7 +15,7 @@
 # and the tests: chapter 08 in two calls, on one warm machine (its build kept between them):
 #   CTEST_ARGS="-LE sanitize" gpu_suite.sh 08_cp_async
 #   SUITE_TESTS_ONLY=1 CTEST_ARGS="-L sanitize -j 4" gpu_suite.sh 08_cp_async
-# (the sanitizers time nothing, so four run at once: 137 s against 371 one by one on an H100)
+# (the sanitizers time nothing, so four run at once: 137 s of tests against 371 one by one, H100)
 # (each call packs $OUT/gpu_suite.tar.gz: fetch it, or give the second call its own OUT)
 # COURSE_GIT_COMMIT names the commit for the CSV metadata where the tree has no .git.
 set -u
