@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# packing_ab.sh build|run DIR: the A/B of this folder's three packing patches (NOTES.md, the
+# thirty-fourth and thirty-fifth sessions) against main, for 1531 x 1531 x 8191 and two shapes
+# that pack without stream-K.
+#   build (on a machine without a GPU, about 6 minutes on 2 cores): one 08_cp_async for sm_90
+#     per tree into DIR/bin: main; pack_shuffle; packed_rows_128b; both; all three
+#     (pack_dependents on top), built in a worktree of HEAD under $TMPDIR (this tree is not
+#     touched). DIR/bin is 35 MB: carry DIR (e.g. a folder that .git/info/exclude names).
+#   run (on the GPU, DIR carried; about 3 minutes on an H100): each binary in turn on each shape,
+#     two rounds, the all binary's --check of part 4 and memcheck on a small packed shape, then
+#     1531 x 1531 x 8191 forced to each stream-K tile (a one-row table) on main and on all three.
+#     Results in /tmp/packing_ab, packed into $OUT/packing_ab.tgz after every step, so that a
+#     call cut short still returns what it measured.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+mode=${1:-}
+dir=${2:-}
+if [ -z "$dir" ] || { [ "$mode" != build ] && [ "$mode" != run ]; }; then
+  echo "usage: packing_ab.sh build|run DIR" >&2
+  exit 2
+fi
+trees=(main shfl r32 both all)
+patches_of() {
+  case $1 in
+  main) ;;
+  shfl) echo pack_shuffle ;;
+  r32) echo packed_rows_128b ;;
+  both) echo pack_shuffle packed_rows_128b ;;
+  all) echo pack_shuffle packed_rows_128b pack_dependents ;;
+  esac
+}
+
+if [ "$mode" = build ]; then
+  mkdir -p "$dir/bin"
+  work=${TMPDIR:-/tmp}/packing_ab_build # DIR holds only the binaries: it travels to the GPU
+  tree=$work/tree # a worktree at HEAD, so that the caller's own tree is never touched
+  git -C "$src" worktree remove --force "$tree" 2>/dev/null
+  git -C "$src" worktree prune
+  git -C "$src" worktree add --detach "$tree" HEAD >/dev/null || exit 1
+  cmake -S "$tree" -B "$work/build" -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release \
+    >/dev/null || exit 1
+  for t in "${trees[@]}"; do
+    git -C "$tree" checkout -q -- .
+    for p in $(patches_of "$t"); do git -C "$tree" apply "$here/$p.patch" || exit 1; done
+    cmake --build "$work/build" -j "$(nproc)" --target 08_cp_async >"$work/build_$t.log" 2>&1 || {
+      echo "packing_ab.sh: $t does not build (see $work/build_$t.log)" >&2
+      exit 1
+    }
+    cp "$work/build/bin/08_cp_async" "$dir/bin/08_cp_async_$t"
+  done
+  git -C "$src" worktree remove --force "$tree"
+  exit 0
+fi
+
+raw=/tmp/packing_ab
+out=${OUT:-$raw}
+mkdir -p "$raw"
+pack() { tar czf "$out/packing_ab.tgz" -C /tmp packing_ab; }
+log() { echo "$1 $(($(date +%s) - t0)) s" >>"$raw/times.txt"; }
+t0=$(date +%s)
+nvidia-smi --query-gpu=name,clocks.max.sm --format=csv >"$raw/gpu.txt" 2>&1
+bench() { # TREE SHAPE NAME [TABLE]
+  COURSE_SGEMM_TABLE=${4:-} "$dir/bin/08_cp_async_$1" --bench --part shapes --variant auto \
+    --shape "$2" --csv "$raw/$3.csv" >"$raw/$3.out" 2>&1
+}
+round() {
+  for s in 1531x1531x8191 4097x4097x4097 6007x6007x1031; do
+    for t in "${trees[@]}"; do bench "$t" "$s" "${t}_${s}_$1"; done
+    pack
+  done
+  log "round $1"
+}
+round 1
+"$dir/bin/08_cp_async_all" --check --part shapes >"$raw/check_all.out" 2>&1
+log "check all rc=$?"
+compute-sanitizer --tool memcheck --error-exitcode 1 "$dir/bin/08_cp_async_all" --check \
+  --part shapes --shape 1531x1531x301 >"$raw/memcheck_all.out" 2>&1
+log "memcheck all rc=$?"
+pack
+round 2
+for tile in 128x128 128x256 128x128_128t; do
+  { grep '^#' "$here/h200_sgemm_table.csv"; grep '^M,' "$here/h200_sgemm_table.csv"
+    echo "1536,1536,8192,$tile,sk,0,132,280,0.8,0.8,0.8,5,1,1"; } >"$raw/force_$tile.table"
+  for t in main all; do bench "$t" 1531x1531x8191 "force_${t}_$tile" "$raw/force_$tile.table"; done
+done
+log forced
+pack
