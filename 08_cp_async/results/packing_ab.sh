@@ -9,8 +9,9 @@
 #   run (on the GPU, DIR carried; about 3 minutes on an H100): each binary in turn on each shape,
 #     two rounds, the all binary's --check of part 4 and memcheck on a small packed shape, then
 #     1531 x 1531 x 8191 forced to each stream-K tile (a one-row table) on main and on all three.
-#     Results in /tmp/packing_ab, packed into $OUT/packing_ab.tgz after every step, so that a
-#     call cut short still returns what it measured.
+#     Results in /tmp/packing_ab (each NAME.csv's rows in NAME_shapes.csv, part 4's side file),
+#     packed into $OUT/packing_ab.tgz after every step, so that a call cut short still returns
+#     what it measured. "main" is HEAD; the patches are this folder's.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -36,8 +37,9 @@ if [ "$mode" = build ]; then
   work=${TMPDIR:-/tmp}/packing_ab_build # DIR holds only the binaries: it travels to the GPU
   tree=$work/tree # a worktree at HEAD, so that the caller's own tree is never touched
   git -C "$src" worktree remove --force "$tree" 2>/dev/null
-  git -C "$src" worktree prune
-  git -C "$src" worktree add --detach "$tree" HEAD >/dev/null || exit 1
+  rm -rf "$tree"
+  git -C "$src" worktree add -f --detach "$tree" HEAD >/dev/null || exit 1
+  trap 'git -C "$src" worktree remove --force "$tree"' EXIT
   cmake -S "$tree" -B "$work/build" -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release \
     >/dev/null || exit 1
   for t in "${trees[@]}"; do
@@ -49,13 +51,14 @@ if [ "$mode" = build ]; then
     }
     cp "$work/build/bin/08_cp_async" "$dir/bin/08_cp_async_$t"
   done
-  git -C "$src" worktree remove --force "$tree"
   exit 0
 fi
 
-raw=/tmp/packing_ab
-out=${OUT:-$raw}
+raw=/tmp/packing_ab # emptied first: a warm machine may hold an earlier run's
+out=${OUT:-/tmp}
+rm -rf "$raw"
 mkdir -p "$raw"
+chmod +x "$dir"/bin/*
 pack() { tar czf "$out/packing_ab.tgz" -C /tmp packing_ab; }
 log() { echo "$1 $(($(date +%s) - t0)) s" >>"$raw/times.txt"; }
 t0=$(date +%s)
