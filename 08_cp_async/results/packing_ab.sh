@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # packing_ab.sh build|run DIR: the A/B of this folder's three packing patches (NOTES.md, the
-# thirty-fourth and thirty-fifth sessions) against main, for 1531 x 1531 x 8191 and two shapes
-# that pack without stream-K.
-#   build (on a machine without a GPU, about 6 minutes on 2 cores): one 08_cp_async for sm_90
+# thirty-fourth and thirty-fifth sessions) against main, on three shapes whose operands are packed
+# first: 1531 x 1531 x 8191, 4097^3 and 6007 x 6007 x 1031.
+#   build (on a machine without a GPU, about 4 minutes on 2 cores): one 08_cp_async for sm_90
 #     per tree into DIR/bin: main; pack_shuffle; packed_rows_128b; both; all three
 #     (pack_dependents on top), built in a worktree of HEAD under $TMPDIR (this tree is not
 #     touched). DIR/bin is 35 MB: carry DIR (e.g. a folder that .git/info/exclude names).
