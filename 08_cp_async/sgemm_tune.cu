@@ -11,13 +11,15 @@
  * benchmark's rounds (common/gemm/bench.cu): timed one after the other, a choice timed later runs
  * on a GPU that has run longer, which can decide between two choices under 1% apart (at 8192^3
  * the table, timed that way, and three sweeps disagreed on such a pair: results/NOTES.md).
- * One call after its warm-up (C = 1, how results/h200_sgemm_table.csv was made) can run faster
- * than calls back to back, as the sweep and a caller's loop run them: 128 x 256 stream-K at
- * 8192^3 took 22.64 ms against 23.01 on the H200, where most data-parallel choices time the same
- * either way (results/h200_forced_choices.txt).
+ * One call after its warm-up (C = 1) can run faster than calls back to back, as the sweep and a
+ * caller's loop run them: 128 x 256 stream-K at 8192^3 took 22.64 ms against 23.01 on the H200,
+ * where most data-parallel choices time the same either way (results/h200_forced_choices.txt).
+ * So C is 5 by default, how results/h200_sgemm_table.csv was made: there the 128-thread tile's
+ * data-parallel plan at 2048 x 8192 x 1024 timed 0.777 ms, not one call's 0.753, and the table
+ * picks 128 x 128 on 256 threads there, the sweep's fastest.
  *
  *   08_sgemm_tune --csv FILE [--reps N] [--calls C]   (N rounds: 1 to 1000, default 5; C calls a
- *                                                      round: 1 to 100, default 1) */
+ *                                                      round: 1 to 100, default 5) */
 #include "sgemm_auto_run.h"
 #include "gemm/harness.h"
 #include "host/check.h"
@@ -33,7 +35,7 @@ static const char USAGE[] = "usage: 08_sgemm_tune --csv FILE [--reps N] [--calls
                             "writes its table\n"
                             "  (use it with COURSE_SGEMM_TABLE=FILE 08_cp_async ...)\n"
                             "  --reps N   rounds, each timing every choice in turn (default 5)\n"
-                            "  --calls C  calls timed back to back a choice a round (default 1)\n";
+                            "  --calls C  calls timed back to back a choice a round (default 5)\n";
 
 static int usage_error(const char* what) {
     fprintf(stderr, "08_sgemm_tune: %s\n%s", what, USAGE);
@@ -93,7 +95,7 @@ static void time_in_rounds(tune_ctx* x, const int* same, int rounds, int calls, 
 
 int main(int argc, char** argv) {
     const char* csv = NULL;
-    long reps = 5, calls = 1;
+    long reps = 5, calls = 5;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--help")) {
             printf("%s", USAGE);
