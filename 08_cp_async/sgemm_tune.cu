@@ -12,11 +12,10 @@
  * on a GPU that has run longer, which can decide between two choices under 1% apart (at 8192^3
  * the table, timed that way, and three sweeps disagreed on such a pair: results/NOTES.md).
  * One call after its warm-up (C = 1) can run faster than calls back to back, as the sweep and a
- * caller's loop run them: 128 x 256 stream-K at 8192^3 took 22.64 ms against 23.01 on the H200,
- * where most data-parallel choices time the same either way (results/h200_forced_choices.txt).
- * So C is 5 by default, how results/h200_sgemm_table.csv was made: there the 128-thread tile's
- * data-parallel plan at 2048 x 8192 x 1024 timed 0.777 ms, not one call's 0.753, and the table
- * picks 128 x 128 on 256 threads there, the sweep's fastest.
+ * caller's loop run them: on the H200 the 128-thread tile's data-parallel plan at 2048 x 8192 x
+ * 1024 timed 0.753 ms in one call and 0.777 in five. So C is 5 by default, how
+ * results/h200_sgemm_table.csv was made. Five calls do not explain every gap: 128 x 256 stream-K
+ * at 8192^3 times 22.66 ms here and 23.01 in the sweep (results/h200_forced_choices.txt).
  *
  *   08_sgemm_tune --csv FILE [--reps N] [--calls C]   (N rounds: 1 to 1000, default 5; C calls a
  *                                                      round: 1 to 100, default 5) */
