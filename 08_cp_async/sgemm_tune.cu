@@ -14,8 +14,8 @@
  * One call after its warm-up (C = 1) can run faster than calls back to back, as the sweep and a
  * caller's loop run them: on the H200 the 128-thread tile's data-parallel plan at 2048 x 8192 x
  * 1024 timed 0.753 ms in one call and 0.777 in five. So C is 5 by default, how
- * results/h200_sgemm_table.csv was made. Five calls do not explain every gap: 128 x 256 stream-K
- * at 8192^3 times 22.66 ms here and 23.01 in the sweep (results/h200_forced_choices.txt).
+ * results/h200_sgemm_table.csv was made. The tuner and the program link the same sgemm_auto
+ * library (CMakeLists.txt): timed here, a kernel is the machine code the program runs.
  *
  *   08_sgemm_tune --csv FILE [--reps N] [--calls C]   (N rounds: 1 to 1000, default 5; C calls a
  *                                                      round: 1 to 100, default 5) */
