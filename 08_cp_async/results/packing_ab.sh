@@ -14,13 +14,9 @@
 #     what it measured. "main" is HEAD; the patches are this folder's.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-src=$(cd "$here/../.." && pwd)
-mode=${1:-}
-dir=${2:-}
-if [ -z "$dir" ] || { [ "$mode" != build ] && [ "$mode" != run ]; }; then
-  echo "usage: packing_ab.sh build|run DIR" >&2
-  exit 2
-fi
+# shellcheck source=ab_tree.sh
+. "$here/ab_tree.sh"
+ab_args packing_ab.sh "$@"
 trees=(main shfl r32 both all)
 patches_of() {
   case $1 in
@@ -35,11 +31,7 @@ patches_of() {
 if [ "$mode" = build ]; then
   mkdir -p "$dir/bin"
   work=${TMPDIR:-/tmp}/packing_ab_build # DIR holds only the binaries: it travels to the GPU
-  tree=$work/tree # a worktree at HEAD, so that the caller's own tree is never touched
-  git -C "$src" worktree remove --force "$tree" 2>/dev/null
-  rm -rf "$tree"
-  git -C "$src" worktree add -f --detach "$tree" HEAD >/dev/null || exit 1
-  trap 'git -C "$src" worktree remove --force "$tree"' EXIT
+  ab_worktree "$work"
   cmake -S "$tree" -B "$work/build" -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release \
     >/dev/null || exit 1
   for t in "${trees[@]}"; do

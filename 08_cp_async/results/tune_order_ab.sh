@@ -10,21 +10,13 @@
 #     (--bench --part shapes --variant auto --shape S). Results in $OUT/tune_order.tgz.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-src=$(cd "$here/../.." && pwd)
-mode=${1:-}
-dir=${2:-}
-if [ -z "$dir" ] || { [ "$mode" != build ] && [ "$mode" != run ]; }; then
-  echo "usage: tune_order_ab.sh build|run DIR" >&2
-  exit 2
-fi
+# shellcheck source=ab_tree.sh
+. "$here/ab_tree.sh"
+ab_args tune_order_ab.sh "$@"
 if [ "$mode" = build ]; then
   mkdir -p "$dir/bin"
   work=${TMPDIR:-/tmp}/tune_order_build
-  tree=$work/tree
-  git -C "$src" worktree remove --force "$tree" 2>/dev/null
-  rm -rf "$tree"
-  git -C "$src" worktree add -f --detach "$tree" HEAD >/dev/null || exit 1
-  trap 'git -C "$src" worktree remove --force "$tree"' EXIT
+  ab_worktree "$work"
   git -C "$tree" apply "$here/tune_order.patch" || exit 1
   cmake -S "$tree" -B "$work/build" -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release \
     >/dev/null || exit 1
