@@ -202,7 +202,7 @@ course_variant sgemm_auto_kernel(sgemm_tile tile, sgemm_split split, int tma) {
     return v;
 }
 
-/* The table's choice for a shape asked before. Scaling the table's rows (1372 for four choices)
+/* The table's choice for a shape asked before. Scaling the table's rows (2058 for six choices)
  * takes the host tens of microseconds, as long as the GPU takes over a 1024^3 product: a call that
  * chose afresh each time would leave the GPU waiting on the host at the small shapes. */
 enum { CHOICES_KEPT = 16 };
