@@ -76,7 +76,8 @@ COURSE_HD_INLINE int tma_smem_bytes(int bm, int bn, int stages) {
  * STAGED_C: C's whole tiles stored through shared memory (for C's unaligned rows); the walk
  * stages only its last tile, since the copies of the next are in flight in the stages. PACK: the
  * operands packed beside the tiles (pack_beside.cuh, pk): a line of blocks, tiles then spare ones,
- * a tile copying a chunk of K once it is packed. */
+ * a tile copying a chunk of K once it is packed; walking, packed alongside by a grid of their own
+ * (pack_along), each copy waiting for its chunk. */
 template <int BM, int BN, int NT, int LANES_M, int TN, int STAGES, int INTERLEAVE,
           bool WALK = false, bool STAGED_C = false, bool PACK = false>
 __global__ void __launch_bounds__(NT, tma_min_blocks(BM, BN, NT, WALK, STAGED_C))
@@ -88,8 +89,6 @@ __global__ void __launch_bounds__(NT, tma_min_blocks(BM, BN, NT, WALK, STAGED_C)
     constexpr unsigned STAGE_BYTES = STAGE_FLOATS * 4;
     static_assert(STAGE_BYTES % TMA_ALIGN == 0, "every stage 1 KiB aligned");
     static_assert(STAGES >= 2 && STAGES <= 4, "2 to 4 stages");
-    static_assert(!PACK || !WALK,
-                  "the packing beside the tiles keeps every tile at the same slice");
     static_assert(!STAGED_C || BM * (BN + STAGED_C_PAD) <= STAGES * STAGE_FLOATS,
                   "the staged tile of C fits in the stages");
     static_assert((BM / (LANES_M * MICRO)) * (BN / (32 / LANES_M * TN)) * 32 == NT,
@@ -120,7 +119,7 @@ __global__ void __launch_bounds__(NT, tma_min_blocks(BM, BN, NT, WALK, STAGED_C)
         fence_proxy_async_shared();
     }
     __syncthreads();
-    if constexpr (PACK) {
+    if constexpr (PACK && !WALK) {
         pack_prologue(pk);
         if ((int)blockIdx.x >= pk.tiles) { /* a spare block: it packs, the tiles compute */
             pack_spare(pk);
@@ -137,8 +136,10 @@ __global__ void __launch_bounds__(NT, tma_min_blocks(BM, BN, NT, WALK, STAGED_C)
         const int s = t % STAGES;
         const unsigned bar = smem_address(&full[s]), a = base + s * STAGE_BYTES,
                        b = a + A_FLOATS * 4;
-        if constexpr (PACK)
-            if ((t >> pk.ch_log2) > known) pack_wait(pk, known = t >> pk.ch_log2);
+        if constexpr (PACK) { /* beside: a tile's slices from k = 0; alongside: the copy's own k */
+            const int c = WALK ? cur.k0 / BK >> pk.ch_log2 : t >> pk.ch_log2;
+            if (c > known) pack_wait(pk, known = c); /* chunks are packed in order */
+        }
         fence_proxy_async_shared();
         mbarrier_expect_bytes(bar, STAGE_BYTES);
         if constexpr (WALK) {
@@ -185,6 +186,9 @@ __global__ void __launch_bounds__(NT, tma_min_blocks(BM, BN, NT, WALK, STAGED_C)
                                                alpha, beta, vec_c);
             gemm_zero(acc);
         }
+        /* alongside: the packing grid done before the block is, so that the stream's next work
+         * follows both (it was, once the last chunk was seen: this costs nothing) */
+        if constexpr (PACK) asm volatile("griddepcontrol.wait;" ::: "memory");
     }
 #else
     (void)map_a, (void)map_b, (void)M, (void)N, (void)alpha, (void)beta, (void)C, (void)ldc,

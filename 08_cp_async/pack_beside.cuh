@@ -1,6 +1,7 @@
 /* Chapter 08, part 4: packing beside the tiles. Operands the TMA cannot map (rows off 16 bytes)
  * are packed by the tiles' own launch instead of by a packing launch before it, where one wave
- * of data-parallel tiles leaves blocks over (sgemm_plan.pack_spare).
+ * of data-parallel tiles leaves blocks over (sgemm_plan.pack_spare), or by a small grid running
+ * alongside a stream-K walk (sgemm_plan.pack_along, pack_along below).
  *
  * The launch is cooperative (every block resident): `tiles` blocks of tiles, then the spare
  * ones. Every block first packs chunks [0, lead) of K (A's columns [k0, k1) of every row and B's
@@ -162,6 +163,37 @@ static __device__ void pack_spare(const gemm_pack_beside& p) {
                          : "memory");
     }
     pack_spare_counters(p, j * blockDim.x + threadIdx.x, spare * blockDim.x);
+}
+
+/* Packing alongside the walk: a grid of its own, a block of PACK_ALONG_THREADS an SM, launched
+ * just before a stream-K walk whose first wave starts every tile at k = 0 (work.whole >= the
+ * slots). The walk is its programmatic dependent: it launches once every packing block has
+ * started, so the packers are resident beside the tiles' blocks (a few registers, no shared
+ * memory) and never wait for them; nothing can deadlock, and where launches are serialized (a
+ * sanitizer) the packing simply runs first. Its blocks pack chunks 0, 1, ... in order, each
+ * adding 1 to a chunk's counter once its share is stored, so the counters reach the grid's
+ * blocks in order; the walk's thread 0 waits for the chunk of each copy (gemm_tma's PACK with
+ * WALK). Both kernels prefer the most shared memory: an SM's split of L1 and shared memory is
+ * set by the blocks it holds, and a packing block on the L1's side kept the walk's blocks out
+ * until it ended. Four warps an SM, four units each in flight (two warps fell behind at 3001^3). */
+enum { PACK_ALONG_THREADS = 128, PACK_ALONG_UNITS = 4 };
+
+template <int UNITS>
+__global__ void __launch_bounds__(PACK_ALONG_THREADS)
+    pack_along(const __grid_constant__ gemm_pack_beside p) {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+    constexpr unsigned WARPS = PACK_ALONG_THREADS / 32;
+    const unsigned W = gridDim.x * WARPS, w = blockIdx.x * WARPS + threadIdx.x / 32;
+    const unsigned units = pack_units(p), step = W * UNITS;
+    for (int c = 0; c < p.chunks; ++c) {
+        for (unsigned b = 0; b < units; b += step) pack_batch<UNITS>(p, c, w + b, W);
+        __syncthreads(); /* chunk c stored by this block */
+        if (threadIdx.x == 0) pack_release(p.ready + c);
+    }
+    pack_spare_counters(p, blockIdx.x * PACK_ALONG_THREADS + threadIdx.x,
+                        gridDim.x * PACK_ALONG_THREADS);
 }
 
 #endif

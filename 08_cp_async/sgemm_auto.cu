@@ -46,6 +46,23 @@ static const void* beside_kernel() {
     return (const void*)
         gemm_tma<128, T::BN, T::NT, T::LANES_M, T::TN, 3, T::INTERLEAVE, false, STAGED_C, true>;
 }
+/* A tile's walking kernel that waits for the packing alongside it (sgemm_plan.pack_along). */
+template <int TILE, bool STAGED_C>
+static const void* along_kernel() {
+    typedef auto_tile<TILE> T;
+    return (const void*)
+        gemm_tma<128, T::BN, T::NT, T::LANES_M, T::TN, 3, T::INTERLEAVE, true, STAGED_C, true>;
+}
+static const void* along_kernel_of(sgemm_tile t, bool staged_c) {
+    if (t == SGEMM_TILE_128x256)
+        return staged_c ? along_kernel<SGEMM_TILE_128x256, true>()
+                        : along_kernel<SGEMM_TILE_128x256, false>();
+    if (t == SGEMM_TILE_128x128_128T)
+        return staged_c ? along_kernel<SGEMM_TILE_128x128_128T, true>()
+                        : along_kernel<SGEMM_TILE_128x128_128T, false>();
+    return staged_c ? along_kernel<SGEMM_TILE_128x128, true>()
+                    : along_kernel<SGEMM_TILE_128x128, false>();
+}
 template <int TILE, bool WALK>
 static const void* auto_async_kernel() {
     typedef auto_tile<TILE> T;
@@ -312,6 +329,30 @@ void sgemm_auto_configure(void) {
         S.gpu_staged.pack_beside =
             staged > 0 && blocks_per_sm(dev, beside_kernel<true>(), nt, b) == staged;
     }
+    /* The packing alongside a walk: a block an SM, resident beside the walk's (they launch as its
+     * programmatic dependents, sm_90 as the TMA is), whose kernels must fit as the walk's do. */
+    int along = S.gpu.tma;
+    for (int t = 0; t < SGEMM_TILES && along; ++t)
+        for (int staged = 0; staged < 2; ++staged) {
+            const sgemm_gpu* g = staged ? &S.gpu_staged : &S.gpu;
+            const int n = g->blocks_per_sm[t][SGEMM_STREAM_K];
+            along =
+                along && blocks_per_sm(dev, along_kernel_of((sgemm_tile)t, staged),
+                                       auto_threads((sgemm_tile)t), tma_bytes((sgemm_tile)t)) == n;
+        }
+    /* An SM's split of L1 and shared memory is set by the blocks it holds: the packing's blocks,
+     * which use none, must not take one that leaves the walk's blocks no room. */
+    if (along) {
+        CUDA_CHECK(cudaFuncSetAttribute((const void*)pack_along<PACK_ALONG_UNITS>,
+                                        cudaFuncAttributePreferredSharedMemoryCarveout,
+                                        cudaSharedmemCarveoutMaxShared));
+        for (int t = 0; t < SGEMM_TILES; ++t)
+            for (int staged = 0; staged < 2; ++staged)
+                CUDA_CHECK(cudaFuncSetAttribute(along_kernel_of((sgemm_tile)t, staged),
+                                                cudaFuncAttributePreferredSharedMemoryCarveout,
+                                                cudaSharedmemCarveoutMaxShared));
+    }
+    S.gpu.pack_along = S.gpu_staged.pack_along = along ? S.gpu.sms : 0;
     /* non-blocking: the legacy default stream would otherwise wait for it, and it for that */
     CUDA_CHECK(cudaStreamCreateWithFlags(&S.side, cudaStreamNonBlocking));
     CUDA_CHECK(cudaEventCreateWithFlags(&S.fork, cudaEventDisableTiming));
@@ -513,7 +554,16 @@ static void run_tile(const gemm_call* c, const sgemm_plan* p, const float* A, co
                     c, A, p->lda, B, p->ldb, w, pk);
             return; /* a checked cudaLaunchKernelEx */
         }
-    if (p->tma) {
+    if (p->pack_along) { /* the packing grid, then the walk as its dependent */
+        pack_along<PACK_ALONG_UNITS><<<p->pack_along, PACK_ALONG_THREADS>>>(pk);
+        CUDA_CHECK(cudaGetLastError());
+        if (staged)
+            run_tma<128, T::BN, T::NT, T::LANES_M, T::TN, 3, T::INTERLEAVE, true, true, true>(
+                c, A, p->lda, B, p->ldb, w, pk);
+        else
+            run_tma<128, T::BN, T::NT, T::LANES_M, T::TN, 3, T::INTERLEAVE, true, false, true>(
+                c, A, p->lda, B, p->ldb, w, pk);
+    } else if (p->tma) {
         if (walk)
             staged ? AUTO_TMA(true, true) : AUTO_TMA(true, false);
         else
@@ -552,7 +602,9 @@ static gemm_pack_beside beside_job(const gemm_call* c, const sgemm_plan* p, char
     pk.src[1] = c->B, pk.ld[1] = c->ldb, pk.dst[1] = p->pack_b ? db : NULL, pk.ld_dst[1] = p->ldb;
     pk.m0 = p->m0, pk.n0 = p->n0, pk.K = c->K;
     pk.ready = S.pack_ready, pk.base = S.pack_total, pk.cap = SGEMM_PACK_MAX_CHUNKS;
-    pk.tiles = p->tiles, pk.blocks = p->tiles + p->pack_spare, pk.tiles_n = p->tiles_n;
+    pk.tiles = p->tiles, pk.tiles_n = p->tiles_n;
+    pk.blocks =
+        p->pack_along ? p->pack_along : p->tiles + p->pack_spare; /* what a counter reaches */
     pk.chunk_k = SGEMM_PACK_CHUNK_K, pk.ch_log2 = 3, pk.chunks = p->pack_chunks;
     pk.lead = p->pack_lead;
     /* i / d = (umulhi(i, m) + i) >> s, s = ceil(log2 d), m = 2^32 (2^s - d) / d + 1 (i < 2^31) */
@@ -580,7 +632,7 @@ void sgemm_auto_run(const gemm_call* c, const sgemm_plan* p) {
     }
     const float *A, *B;
     gemm_pack_beside pk = gemm_pack_beside();
-    if (p->pack_spare)
+    if (p->pack_spare || p->pack_along)
         pk = beside_job(c, p, ws, &A, &B);
     else
         pack_operands(c, p, ws, &A, &B);

@@ -96,6 +96,7 @@ typedef struct {
     int sms, tma;
     int blocks_per_sm[SGEMM_TILES][2];
     int pack_beside; /* the 128 x 256 tiles' kernel that packs beside them fits as theirs does */
+    int pack_along;  /* a packing grid can run alongside a stream-K walk: its blocks, 0 if not */
 } sgemm_gpu;
 
 /* The choice for M x N x K on g. At the table's shape nearest to it (by the sum of |log2|
@@ -127,7 +128,9 @@ typedef struct {
     long long busiest; /* the iterations of the busiest SM: what the call's time follows */
     double fill;       /* the average SM's iterations over the busiest's: 1 when balanced */
     int pack_spare;    /* > 0: packed beside the tiles by the wave's pack_spare blocks left over */
-    int pack_chunks;   /* ... K's chunks of SGEMM_PACK_CHUNK_K */
+    int pack_along;    /* > 0: packed alongside the stream-K walk by a grid of that many blocks,
+                        * the walk's first wave of whole tiles walking K from 0 together */
+    int pack_chunks;   /* ... (either way) K's chunks of SGEMM_PACK_CHUNK_K */
     int pack_lead;     /* ... the first of them packed by every block before the tiles start */
     size_t pack_a_bytes, pack_b_bytes, partial_bytes;
     size_t edge_bytes; /* the edge patches' chunk sums, where K has more than one chunk */

@@ -38,7 +38,8 @@ static void run_async(const gemm_call* c, const float* A, int lda, const float* 
 
 /* A tensor map per operand: A's box BK x BM floats in the 128B swizzle, B's BN x BK as it is,
  * zeros past the edges. A and B must be TMA-mappable (sgemm_rows_aligned) and K > 0. STAGED_C:
- * for C's unaligned rows (gemm_tma). */
+ * for C's unaligned rows (gemm_tma). PACK: packed beside the tiles (cooperative: the tiles and
+ * the spare blocks) or, walking, alongside them (the packing grid's programmatic dependent). */
 template <int BM, int BN, int NT, int LANES_M, int TN, int STAGES, int INTERLEAVE,
           bool WALK = false, bool STAGED_C = false, bool PACK = false>
 static void run_tma(const gemm_call* c, const float* A, int lda, const float* B, int ldb,
@@ -48,14 +49,19 @@ static void run_tma(const gemm_call* c, const float* A, int lda, const float* B,
                          CU_TENSOR_MAP_SWIZZLE_128B);
     course_tma_map_2d_ld(&b, B, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, c->K, c->N, ldb, TMA_BK, BN,
                          CU_TENSOR_MAP_SWIZZLE_NONE);
-    if constexpr (PACK) { /* every block resident, or the packing's counters never fill */
+    if constexpr (PACK) {
         cudaLaunchConfig_t cfg = {};
-        cfg.gridDim = dim3(pk.blocks); /* the tiles, then the spare blocks */
+        cfg.gridDim = WALK ? sgemm_grid(w, true) : dim3(pk.blocks); /* beside: tiles, spare */
         cfg.blockDim = dim3(NT);
         cfg.dynamicSmemBytes = tma_smem_bytes(BM, BN, STAGES);
         cudaLaunchAttribute attr[1];
-        attr[0].id = cudaLaunchAttributeCooperative;
-        attr[0].val.cooperative = 1;
+        if (WALK) { /* launched once every block of the packing grid before it has started */
+            attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+            attr[0].val.programmaticStreamSerializationAllowed = 1;
+        } else { /* every block resident, or the packing's counters never fill */
+            attr[0].id = cudaLaunchAttributeCooperative;
+            attr[0].val.cooperative = 1;
+        }
         cfg.attrs = attr, cfg.numAttrs = 1;
         CUDA_CHECK(cudaLaunchKernelEx(
             &cfg, gemm_tma<BM, BN, NT, LANES_M, TN, STAGES, INTERLEAVE, WALK, STAGED_C, true>, a, b,

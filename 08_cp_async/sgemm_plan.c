@@ -147,6 +147,15 @@ enum { SK_MIN_K = 128 };
 #define SPARE_BYTES_PER_FLOP 0.112
 #define SPARE_MARGIN         0.85
 
+/* Packing alongside the walk: what the packing grid moves (bytes, read and written) for each FLOP
+ * the tiles do, alone on the GPU with two warps an SM (H100: 200 MB in 257 us against 38.4
+ * GFLOP in 842 us, 1531 x 1531 x 8191; it runs four, so at least this), and the share of it a
+ * plan may need. Needing 0.33 of it
+ * (1531 x 1531 x 8191) the call gained 4%; at 0.65 (3001^3) it lost 7% with two warps and broke
+ * even with four; at 0.89 (8191^3) it lost 15%. */
+#define ALONG_BYTES_PER_FLOP 0.0171
+#define ALONG_SHARE          0.5
+
 /* Blocks resident at once of a tile's kernel for a split. */
 static int slots_of(const sgemm_gpu* g, sgemm_tile tile, sgemm_split split) {
     const int n = g->sms * g->blocks_per_sm[tile][split];
@@ -246,6 +255,32 @@ sgemm_plan sgemm_plan_for(int M, int N, int K, int lda, int ldb, uintptr_t a, ui
             p.partial_bytes = (size_t)2 * blocks * p.bm * p.bn * 4;
         }
     }
+    /* Packing alongside the walk: where a first wave of whole tiles starts every slot at k = 0,
+     * their K fronts move together, and a packing grid running beside them (pack_beside.cuh)
+     * need only keep a chunk ahead; stream-K's usual ranges, which start anywhere in K, would
+     * need every chunk at once. With P <= T < 2P tiles the walk then takes P whole tiles and
+     * shares the T - P left among P blocks, its busiest SM's count within a slice of the
+     * ranges' (each at least SK_MIN_K of K, or the packing stays first). Per unit of K the
+     * wave's tiles take 2 bm bn P FLOP and the packing moves 8 (m0 + n0) bytes: where that is
+     * more than ALONG_SHARE of what the packers keep up with, the tiles would wait for them. */
+    if ((p.pack_a || p.pack_b) && p.tma && p.work.sk_blocks && g->pack_along &&
+        p.tiles >= p.slots) {
+        const int P = p.slots, chunks = (K + SGEMM_PACK_CHUNK_K - 1) / SGEMM_PACK_CHUNK_K;
+        const long long shared = (long long)(p.tiles - P) * slices;
+        const int spread = p.work.whole > 0 || shared / P >= (SK_MIN_K + p.bk - 1) / p.bk;
+        const double moved = 8.0 * ((p.pack_a ? p.m0 : 0) + (p.pack_b ? p.n0 : 0)),
+                     kept_up = ALONG_BYTES_PER_FLOP * 2.0 * p.bm * p.bn * P;
+        if (spread && moved <= ALONG_SHARE * kept_up && chunks <= SGEMM_PACK_MAX_CHUNKS) {
+            if (!p.work.whole) {
+                p.work.whole = P;
+                p.work.sk_blocks = P;
+                p.work.sk_iters = shared;
+                p.sk_tiles = p.tiles - P;
+                p.partial_bytes = (size_t)2 * P * p.bm * p.bn * 4;
+            }
+            p.pack_along = g->pack_along, p.pack_chunks = chunks;
+        }
+    }
     if (!p.work.sk_blocks) p.slots = slots_of(g, choice.tile, SGEMM_DATA_PARALLEL); /* its kernel */
     p.busiest = busiest_of(&p.work, g->sms);
     p.fill = p.busiest > 0 ? (double)p.tiles * slices / g->sms / (double)p.busiest : 1.0;
@@ -297,4 +332,7 @@ void sgemm_plan_describe(const sgemm_plan* p, char* out, size_t len) {
     if (p->pack_spare)
         snprintf(out + n, len - n, " beside the tiles by %d spare blocks (%d of %d chunks first)",
                  p->pack_spare, p->pack_lead, p->pack_chunks);
+    if (p->pack_along)
+        snprintf(out + n, len - n, " alongside the walk by %d blocks of their own (%d chunks)",
+                 p->pack_along, p->pack_chunks);
 }

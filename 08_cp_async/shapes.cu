@@ -275,11 +275,14 @@ static const shape_info* info_of(const shape_info* info, const sweep_shape* s, i
     return NULL;
 }
 
-/* What auto packs: none, A, B or AB, first or "beside" the tiles. */
+/* What auto packs: none, A, B or AB, first, "beside" the tiles or "along" their walk. */
 static const char* packed_name(const sgemm_plan* p) {
-    static const char* const NAMES[2][4] = {{"none", "A", "B", "AB"},
-                                            {"none", "A beside", "B beside", "AB beside"}};
-    return NAMES[p->pack_spare ? 1 : 0][(p->pack_a ? 1 : 0) + (p->pack_b ? 2 : 0)];
+    static const char* const NAMES[3][4] = {{"none", "A", "B", "AB"},
+                                            {"none", "A beside", "B beside", "AB beside"},
+                                            {"none", "A along", "B along", "AB along"}};
+    return NAMES[p->pack_along   ? 2
+                 : p->pack_spare ? 1
+                                 : 0][(p->pack_a ? 1 : 0) + (p->pack_b ? 2 : 0)];
 }
 
 static void write_csv(const char* path, const course_device* dev, const char* cmd,

@@ -65,11 +65,11 @@ static void check_division(const sgemm_plan* p, const char* what) {
 }
 
 static sgemm_gpu h200(void) {
-    const sgemm_gpu g = {132, 1, {{2, 1}, {1, 1}, {2, 2}}, 1};
+    const sgemm_gpu g = {132, 1, {{2, 1}, {1, 1}, {2, 2}}, 1, 0};
     return g;
 }
 static sgemm_gpu a100(void) { /* cp.async, 108 SMs (the occupancy API's blocks: a guess) */
-    const sgemm_gpu g = {108, 0, {{3, 2}, {2, 2}, {2, 2}}, 0};
+    const sgemm_gpu g = {108, 0, {{3, 2}, {2, 2}, {2, 2}}, 0, 0};
     return g;
 }
 
@@ -107,6 +107,40 @@ static void test_packing_beside(void) {
     p = sgemm_plan_for(1000, 4097, 513, 513, 4097, 0, 0, &g, wide_dp);
     EXPECT(!p.pack_spare,
            "1000 x 4097 x 513: 2 of 3 chunks would be packed first: all of them are");
+}
+
+/* Packing alongside the walk: where P <= T < 2P, a wave of whole tiles first and the rest shared,
+ * the busiest SM's count as stream-K's usual ranges give it; not where the packers would fall
+ * behind the wave, nor where the GPU cannot run the packing grid. */
+static void test_packing_along(void) {
+    const sgemm_gpu without = h200();
+    sgemm_gpu g = without;
+    g.pack_along = 132;
+    const sgemm_choice sk = {SGEMM_TILE_128x128, SGEMM_STREAM_K};
+    sgemm_plan p = sgemm_plan_for(1531, 1531, 8191, 8191, 1531, 0, 0, &g, sk);
+    const sgemm_plan usual = sgemm_plan_for(1531, 1531, 8191, 8191, 1531, 0, 0, &without, sk);
+    EXPECT(p.pack_along == 132 && p.pack_a && p.pack_b && p.tiles == 144 && p.work.whole == 132 &&
+               p.work.sk_blocks == 132 && p.sk_tiles == 12 && p.pack_chunks == 32 &&
+               !p.pack_spare && p.busiest <= usual.busiest + 1,
+           "1531 x 1531 x 8191: 132 whole tiles, 12 shared, packed alongside (along %d, whole %d, "
+           "sk %d, busiest %lld against %lld)",
+           p.pack_along, p.work.whole, p.work.sk_blocks, p.busiest, usual.busiest);
+    check_division(&p, "1531 x 1531 x 8191 along");
+    EXPECT(!usual.pack_along && usual.work.whole == 0, "a GPU without the grid: packed first");
+    p = sgemm_plan_for(2047, 2047, 301, 301, 2047, 0, 0, &g, sk);
+    EXPECT(p.pack_along && p.work.whole == 132, "2047^2 x 301 (the sanitizers' shape): along");
+    check_division(&p, "2047^2 x 301 along");
+    p = sgemm_plan_for(3001, 3001, 3001, 3001, 3001, 0, 0, &g, sk);
+    EXPECT(!p.pack_along, "3001^3: the packers would need 0.65 of their pace, packed first");
+    p = sgemm_plan_for(1536, 1536, 8192, 8192, 1536, 0, 0, &g, sk);
+    EXPECT(!p.pack_along, "1536 x 1536 x 8192: nothing to pack");
+    p = sgemm_plan_for(1031, 1031, 1031, 1031, 1031, 0, 0, &g, sk);
+    EXPECT(!p.pack_along, "1031^3: 81 tiles, fewer than the slots: no first wave");
+    p = sgemm_plan_for(1531, 1531, 301, 301, 1531, 0, 0, &g, sk);
+    EXPECT(!p.pack_along, "1531 x 1531 x 301: a share under SK_MIN_K");
+    const sgemm_choice dp = {SGEMM_TILE_128x128, SGEMM_DATA_PARALLEL};
+    p = sgemm_plan_for(1531, 1531, 8191, 8191, 1531, 0, 0, &g, dp);
+    EXPECT(!p.pack_along, "data-parallel: no walk");
 }
 
 static void test_divisions(void) {
@@ -153,14 +187,15 @@ static void test_packing(void) {
     p = sgemm_plan_for(512, 512, 512, 512, 512, 4, 0, &g, c);
     EXPECT(p.pack_a && !p.pack_b, "A's base 4 bytes off: packed");
     const sgemm_gpu small_smem = {
-        170, 1, {{1, 1}, {0, 0}, {2, 2}}, 0}; /* 128 x 256 on the TMA: no fit */
+        170, 1, {{1, 1}, {0, 0}, {2, 2}}, 0, 0}; /* 128 x 256 on the TMA: no fit */
     const sgemm_choice wide = {SGEMM_TILE_128x256, SGEMM_DATA_PARALLEL};
     p = sgemm_plan_for(4096, 4096, 4096, 4096, 4096, 0, 0, &small_smem, wide);
     EXPECT(p.choice.tile == SGEMM_TILE_128x128 && p.bn == 128 && p.slots == 170,
            "a tile that does not fit: the other one (tile %d, slots %d)", (int)p.choice.tile,
            p.slots);
     const sgemm_choice narrow = {SGEMM_TILE_128x128_128T, SGEMM_DATA_PARALLEL};
-    const sgemm_gpu three = {132, 1, {{2, 1}, {1, 1}, {3, 3}}, 1}; /* the third tile's own count */
+    const sgemm_gpu three = {
+        132, 1, {{2, 1}, {1, 1}, {3, 3}}, 1, 0}; /* the third tile's own count */
     p = sgemm_plan_for(1100, 1100, 1031, 1031, 1100, 0, 0, &three, narrow);
     EXPECT(p.choice.tile == SGEMM_TILE_128x128_128T && p.bm == 128 && p.bn == 128 &&
                p.tiles == 81 && p.slots == 3 * 132,
@@ -319,7 +354,7 @@ static void test_table(void) {
      * 0.096 for 128 x 128 on 128 threads stream-K (0.070 at a busiest of 16, 22 here). */
     c = sgemm_table_choice(&t, &g, 1031, 1031, 1031);
     EXPECT(c.tile == SGEMM_TILE_128x128 && c.split == SGEMM_STREAM_K, "1031^3: scaled, 128 sk");
-    const sgemm_gpu no_wide = {132, 1, {{2, 1}, {0, 0}, {2, 2}}, 0};
+    const sgemm_gpu no_wide = {132, 1, {{2, 1}, {0, 0}, {2, 2}}, 0, 0};
     c = sgemm_table_choice(&t, &no_wide, 1000, 1100, 900);
     EXPECT(c.tile == SGEMM_TILE_128x128, "a tile that does not fit is not chosen");
     /* the third tile where its row is the fastest: data-parallel at 0.050, stream-K within 1% */
@@ -355,6 +390,7 @@ int main(int argc, char** argv) {
     test_divisions();
     test_packing();
     test_packing_beside();
+    test_packing_along();
     test_h200_plans();
     test_edges();
     test_table();
