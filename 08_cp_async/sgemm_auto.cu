@@ -544,25 +544,18 @@ static void run_tile(const gemm_call* c, const sgemm_plan* p, const float* A, co
 #define AUTO_ASYNC(WALK)                                                                           \
     run_async<128, T::BN, 8, T::NT, T::LANES_M, T::TN, 3, ASYNC_A_SWIZZLED, reference_schedule,    \
               WALK>(c, A, p->lda, B, p->ldb, p->vec, w)
+#define AUTO_TMA_PACKED(WALK, STAGED)                                                              \
+    run_tma<128, T::BN, T::NT, T::LANES_M, T::TN, 3, T::INTERLEAVE, WALK, STAGED, true>(           \
+        c, A, p->lda, B, p->ldb, w, pk)
     if constexpr (TILE == SGEMM_TILE_128x256)
         if (p->pack_spare) {
-            if (staged)
-                run_tma<128, T::BN, T::NT, T::LANES_M, T::TN, 3, T::INTERLEAVE, false, true, true>(
-                    c, A, p->lda, B, p->ldb, w, pk);
-            else
-                run_tma<128, T::BN, T::NT, T::LANES_M, T::TN, 3, T::INTERLEAVE, false, false, true>(
-                    c, A, p->lda, B, p->ldb, w, pk);
+            staged ? AUTO_TMA_PACKED(false, true) : AUTO_TMA_PACKED(false, false);
             return; /* a checked cudaLaunchKernelEx */
         }
     if (p->pack_along) { /* the packing grid, then the walk as its dependent */
         pack_along<PACK_ALONG_UNITS><<<p->pack_along, PACK_ALONG_THREADS>>>(pk);
         CUDA_CHECK(cudaGetLastError());
-        if (staged)
-            run_tma<128, T::BN, T::NT, T::LANES_M, T::TN, 3, T::INTERLEAVE, true, true, true>(
-                c, A, p->lda, B, p->ldb, w, pk);
-        else
-            run_tma<128, T::BN, T::NT, T::LANES_M, T::TN, 3, T::INTERLEAVE, true, false, true>(
-                c, A, p->lda, B, p->ldb, w, pk);
+        staged ? AUTO_TMA_PACKED(true, true) : AUTO_TMA_PACKED(true, false);
     } else if (p->tma) {
         if (walk)
             staged ? AUTO_TMA(true, true) : AUTO_TMA(true, false);
@@ -573,6 +566,7 @@ static void run_tile(const gemm_call* c, const sgemm_plan* p, const float* A, co
     }
 #undef AUTO_TMA
 #undef AUTO_ASYNC
+#undef AUTO_TMA_PACKED
     CUDA_CHECK(cudaGetLastError());
     if (walk) {
         sgemm_fixup<128, T::BN>
