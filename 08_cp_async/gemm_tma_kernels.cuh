@@ -187,7 +187,7 @@ __global__ void __launch_bounds__(NT, tma_min_blocks(BM, BN, NT, WALK, STAGED_C)
             gemm_zero(acc);
         }
         /* alongside: the packing grid done before the block is, so that the stream's next work
-         * follows both (it was, once the last chunk was seen: this costs nothing) */
+         * follows both (once the last chunk was seen, only the packers' last counters are left) */
         if constexpr (PACK) asm volatile("griddepcontrol.wait;" ::: "memory");
     }
 #else

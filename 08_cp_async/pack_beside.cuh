@@ -3,7 +3,7 @@
  * of data-parallel tiles leaves blocks over (sgemm_plan.pack_spare), or by a small grid running
  * alongside a stream-K walk (sgemm_plan.pack_along, pack_along below).
  *
- * The launch is cooperative (every block resident): `tiles` blocks of tiles, then the spare
+ * Beside, the launch is cooperative (every block resident): `tiles` blocks of tiles, then the spare
  * ones. Every block first packs chunks [0, lead) of K (A's columns [k0, k1) of every row and B's
  * rows [k0, k1), in units of 128 floats of a row a warp) and counts itself in their counters.
  * Then the spare blocks pack the remaining chunks in order while the tiles run, and a tile's
@@ -112,7 +112,7 @@ static __device__ __forceinline__ void pack_wait(const gemm_pack_beside& p, int 
         unsigned v;
         asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p.ready + c) : "memory");
         if ((int)(v - p.base) >= p.blocks) break;
-        if (spins > (1ll << 26)) __trap(); /* a block not resident: the launch was wrong */
+        if (spins > (1ll << 26)) __trap(); /* the packers never came: the launch was wrong */
         __nanosleep(64);
     }
     asm volatile("fence.proxy.async.global;" ::: "memory");

@@ -294,6 +294,29 @@ static int blocks_per_sm(int dev, const void* kernel, int threads, int bytes) {
     return n;
 }
 
+/* Whether a block of `extra` (threads, no shared memory of its own) fits on an SM beside `blocks`
+ * of `kernel` (threads and dynamic shared memory a block): registers (a warp's in units of 256),
+ * threads, and the shared memory every block reserves. */
+static int room_beside(int dev, const void* kernel, int blocks, int threads, int bytes,
+                       const void* extra, int extra_threads) {
+    cudaFuncAttributes a, e;
+    int regs, max_threads, smem, reserved;
+    CUDA_CHECK(cudaFuncGetAttributes(&a, kernel));
+    CUDA_CHECK(cudaFuncGetAttributes(&e, extra));
+    CUDA_CHECK(cudaDeviceGetAttribute(&regs, cudaDevAttrMaxRegistersPerMultiprocessor, dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev));
+    const auto warp_regs = [](int r) { return (r * 32 + 255) / 256 * 256; };
+    const long long used_regs = (long long)blocks * (threads / 32) * warp_regs(a.numRegs) +
+                                extra_threads / 32 * warp_regs(e.numRegs);
+    const long long used_smem =
+        (long long)blocks * (bytes + (long long)a.sharedSizeBytes + reserved) + e.sharedSizeBytes +
+        reserved;
+    return used_regs <= regs && blocks * threads + extra_threads <= max_threads &&
+           used_smem <= smem;
+}
+
 void sgemm_auto_configure(void) {
     if (S.ready) return;
     int dev;
@@ -330,29 +353,31 @@ void sgemm_auto_configure(void) {
             staged > 0 && blocks_per_sm(dev, beside_kernel<true>(), nt, b) == staged;
     }
     /* The packing alongside a walk: a block an SM, resident beside the walk's (they launch as its
-     * programmatic dependents, sm_90 as the TMA is), whose kernels must fit as the walk's do. */
-    int along = S.gpu.tma;
-    for (int t = 0; t < SGEMM_TILES && along; ++t)
-        for (int staged = 0; staged < 2; ++staged) {
-            const sgemm_gpu* g = staged ? &S.gpu_staged : &S.gpu;
-            const int n = g->blocks_per_sm[t][SGEMM_STREAM_K];
-            along =
-                along && blocks_per_sm(dev, along_kernel_of((sgemm_tile)t, staged),
-                                       auto_threads((sgemm_tile)t), tma_bytes((sgemm_tile)t)) == n;
-        }
-    /* An SM's split of L1 and shared memory is set by the blocks it holds: the packing's blocks,
-     * which use none, must not take one that leaves the walk's blocks no room. */
-    if (along) {
-        CUDA_CHECK(cudaFuncSetAttribute((const void*)pack_along<PACK_ALONG_UNITS>,
-                                        cudaFuncAttributePreferredSharedMemoryCarveout,
+     * programmatic dependents, sm_90 as the TMA is). A tile takes it where its waiting kernels
+     * fit as its walk does, with room left on the SM for a packing block: else the walk's blocks
+     * would wait for the packers to end. An SM's split of L1 and shared memory is set by the
+     * blocks it holds, so both kernels prefer the most shared memory: a packing block, which uses
+     * none, would otherwise choose a split that leaves the walk's blocks no room. */
+    if (S.gpu.tma) {
+        const void* packer = (const void*)pack_along<PACK_ALONG_UNITS>;
+        CUDA_CHECK(cudaFuncSetAttribute(packer, cudaFuncAttributePreferredSharedMemoryCarveout,
                                         cudaSharedmemCarveoutMaxShared));
-        for (int t = 0; t < SGEMM_TILES; ++t)
-            for (int staged = 0; staged < 2; ++staged)
-                CUDA_CHECK(cudaFuncSetAttribute(along_kernel_of((sgemm_tile)t, staged),
-                                                cudaFuncAttributePreferredSharedMemoryCarveout,
+        for (int t = 0; t < SGEMM_TILES; ++t) {
+            const sgemm_tile tile = (sgemm_tile)t;
+            int fits = 1;
+            for (int staged = 0; staged < 2; ++staged) {
+                const void* k = along_kernel_of(tile, staged);
+                const int n = (staged ? &S.gpu_staged : &S.gpu)->blocks_per_sm[t][SGEMM_STREAM_K];
+                CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
                                                 cudaSharedmemCarveoutMaxShared));
+                fits = fits && n > 0 &&
+                       blocks_per_sm(dev, k, auto_threads(tile), tma_bytes(tile)) == n &&
+                       room_beside(dev, k, n, auto_threads(tile), tma_bytes(tile), packer,
+                                   PACK_ALONG_THREADS);
+            }
+            S.gpu.pack_along[t] = S.gpu_staged.pack_along[t] = fits ? S.gpu.sms : 0;
+        }
     }
-    S.gpu.pack_along = S.gpu_staged.pack_along = along ? S.gpu.sms : 0;
     /* non-blocking: the legacy default stream would otherwise wait for it, and it for that */
     CUDA_CHECK(cudaStreamCreateWithFlags(&S.side, cudaStreamNonBlocking));
     CUDA_CHECK(cudaEventCreateWithFlags(&S.fork, cudaEventDisableTiming));
@@ -633,7 +658,8 @@ void sgemm_auto_run(const gemm_call* c, const sgemm_plan* p) {
     /* The edges fork from the caller's stream where the tiles start (after the packing: the two
      * would only share the memory's bandwidth) and join it after them. Launched after the tiles,
      * their blocks take what room the tiles' blocks leave: the last wave's idle SMs, or an SM
-     * that one block of a tile does not fill. */
+     * that one block of a tile does not fill (a walk packed alongside waits for its packers to
+     * start, so there the edges may start first: a matter of speed only). */
     if (e.blocks) CUDA_CHECK(cudaEventRecord(S.fork, 0));
     /* the tiles: rows [0, m0) and columns [0, n0) of the same matrices */
     gemm_call tiled = *c;

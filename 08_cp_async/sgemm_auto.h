@@ -96,7 +96,9 @@ typedef struct {
     int sms, tma;
     int blocks_per_sm[SGEMM_TILES][2];
     int pack_beside; /* the 128 x 256 tiles' kernel that packs beside them fits as theirs does */
-    int pack_along;  /* a packing grid can run alongside a stream-K walk: its blocks, 0 if not */
+    int pack_along[SGEMM_TILES]; /* the blocks of a packing grid that can run alongside the
+                                  * tile's stream-K walk, an SM's beside its walking blocks; 0 if
+                                  * none */
 } sgemm_gpu;
 
 /* The choice for M x N x K on g. At the table's shape nearest to it (by the sum of |log2|

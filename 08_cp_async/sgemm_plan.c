@@ -262,7 +262,7 @@ sgemm_plan sgemm_plan_for(int M, int N, int K, int lda, int ldb, uintptr_t a, ui
      * ranges' (each at least SK_MIN_K of K, or the packing stays first). Per unit of K the
      * wave's tiles take 2 bm bn P FLOP and the packing moves 8 (m0 + n0) bytes: where that is
      * more than ALONG_SHARE of what the packers keep up with, the tiles would wait for them. */
-    if ((p.pack_a || p.pack_b) && p.tma && p.work.sk_blocks && g->pack_along &&
+    if ((p.pack_a || p.pack_b) && p.tma && p.work.sk_blocks && g->pack_along[choice.tile] &&
         p.tiles >= p.slots) {
         const int P = p.slots, chunks = (K + SGEMM_PACK_CHUNK_K - 1) / SGEMM_PACK_CHUNK_K;
         const long long shared = (long long)(p.tiles - P) * slices;
@@ -277,7 +277,7 @@ sgemm_plan sgemm_plan_for(int M, int N, int K, int lda, int ldb, uintptr_t a, ui
                 p.sk_tiles = p.tiles - P;
                 p.partial_bytes = (size_t)2 * P * p.bm * p.bn * 4;
             }
-            p.pack_along = g->pack_along, p.pack_chunks = chunks;
+            p.pack_along = g->pack_along[choice.tile], p.pack_chunks = chunks;
         }
     }
     if (!p.work.sk_blocks) p.slots = slots_of(g, choice.tile, SGEMM_DATA_PARALLEL); /* its kernel */

@@ -65,11 +65,11 @@ static void check_division(const sgemm_plan* p, const char* what) {
 }
 
 static sgemm_gpu h200(void) {
-    const sgemm_gpu g = {132, 1, {{2, 1}, {1, 1}, {2, 2}}, 1, 0};
+    const sgemm_gpu g = {132, 1, {{2, 1}, {1, 1}, {2, 2}}, 1, {0}};
     return g;
 }
 static sgemm_gpu a100(void) { /* cp.async, 108 SMs (the occupancy API's blocks: a guess) */
-    const sgemm_gpu g = {108, 0, {{3, 2}, {2, 2}, {2, 2}}, 0, 0};
+    const sgemm_gpu g = {108, 0, {{3, 2}, {2, 2}, {2, 2}}, 0, {0}};
     return g;
 }
 
@@ -115,7 +115,7 @@ static void test_packing_beside(void) {
 static void test_packing_along(void) {
     const sgemm_gpu without = h200();
     sgemm_gpu g = without;
-    g.pack_along = 132;
+    g.pack_along[SGEMM_TILE_128x128] = 132;
     const sgemm_choice sk = {SGEMM_TILE_128x128, SGEMM_STREAM_K};
     sgemm_plan p = sgemm_plan_for(1531, 1531, 8191, 8191, 1531, 0, 0, &g, sk);
     const sgemm_plan usual = sgemm_plan_for(1531, 1531, 8191, 8191, 1531, 0, 0, &without, sk);
@@ -135,12 +135,17 @@ static void test_packing_along(void) {
     p = sgemm_plan_for(1536, 1536, 8192, 8192, 1536, 0, 0, &g, sk);
     EXPECT(!p.pack_along, "1536 x 1536 x 8192: nothing to pack");
     p = sgemm_plan_for(1031, 1031, 1031, 1031, 1031, 0, 0, &g, sk);
-    EXPECT(!p.pack_along, "1031^3: 81 tiles, fewer than the slots: no first wave");
+    EXPECT(!p.pack_along, "1031^3: 64 tiles (edges peeled), fewer than the slots: no first wave");
     p = sgemm_plan_for(1531, 1531, 301, 301, 1531, 0, 0, &g, sk);
     EXPECT(!p.pack_along, "1531 x 1531 x 301: a share under SK_MIN_K");
     const sgemm_choice dp = {SGEMM_TILE_128x128, SGEMM_DATA_PARALLEL};
     p = sgemm_plan_for(1531, 1531, 8191, 8191, 1531, 0, 0, &g, dp);
     EXPECT(!p.pack_along, "data-parallel: no walk");
+    const sgemm_choice wide_sk = {SGEMM_TILE_128x256, SGEMM_STREAM_K};
+    p = sgemm_plan_for(4001, 4001, 4001, 4001, 4001, 0, 0, &g, wide_sk);
+    EXPECT(
+        !p.pack_along && p.pack_a,
+        "4001^3 on 128 x 256 stream-K: no room for a packing block beside its walk, packed first");
 }
 
 static void test_divisions(void) {
@@ -187,7 +192,7 @@ static void test_packing(void) {
     p = sgemm_plan_for(512, 512, 512, 512, 512, 4, 0, &g, c);
     EXPECT(p.pack_a && !p.pack_b, "A's base 4 bytes off: packed");
     const sgemm_gpu small_smem = {
-        170, 1, {{1, 1}, {0, 0}, {2, 2}}, 0, 0}; /* 128 x 256 on the TMA: no fit */
+        170, 1, {{1, 1}, {0, 0}, {2, 2}}, 0, {0}}; /* 128 x 256 on the TMA: no fit */
     const sgemm_choice wide = {SGEMM_TILE_128x256, SGEMM_DATA_PARALLEL};
     p = sgemm_plan_for(4096, 4096, 4096, 4096, 4096, 0, 0, &small_smem, wide);
     EXPECT(p.choice.tile == SGEMM_TILE_128x128 && p.bn == 128 && p.slots == 170,
@@ -195,7 +200,7 @@ static void test_packing(void) {
            p.slots);
     const sgemm_choice narrow = {SGEMM_TILE_128x128_128T, SGEMM_DATA_PARALLEL};
     const sgemm_gpu three = {
-        132, 1, {{2, 1}, {1, 1}, {3, 3}}, 1, 0}; /* the third tile's own count */
+        132, 1, {{2, 1}, {1, 1}, {3, 3}}, 1, {0}}; /* the third tile's own count */
     p = sgemm_plan_for(1100, 1100, 1031, 1031, 1100, 0, 0, &three, narrow);
     EXPECT(p.choice.tile == SGEMM_TILE_128x128_128T && p.bm == 128 && p.bn == 128 &&
                p.tiles == 81 && p.slots == 3 * 132,
@@ -354,7 +359,7 @@ static void test_table(void) {
      * 0.096 for 128 x 128 on 128 threads stream-K (0.070 at a busiest of 16, 22 here). */
     c = sgemm_table_choice(&t, &g, 1031, 1031, 1031);
     EXPECT(c.tile == SGEMM_TILE_128x128 && c.split == SGEMM_STREAM_K, "1031^3: scaled, 128 sk");
-    const sgemm_gpu no_wide = {132, 1, {{2, 1}, {0, 0}, {2, 2}}, 0, 0};
+    const sgemm_gpu no_wide = {132, 1, {{2, 1}, {0, 0}, {2, 2}}, 0, {0}};
     c = sgemm_table_choice(&t, &no_wide, 1000, 1100, 900);
     EXPECT(c.tile == SGEMM_TILE_128x128, "a tile that does not fit is not chosen");
     /* the third tile where its row is the fastest: data-parallel at 0.050, stream-K within 1% */
