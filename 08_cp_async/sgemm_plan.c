@@ -150,8 +150,7 @@ enum { SK_MIN_K = 128 };
 /* Packing alongside the walk: what the packing grid moves (bytes, read and written) for each FLOP
  * the tiles do, alone on the GPU with two warps an SM (it runs four, so at least this; H100, 1531
  * x 1531 x 8191: 200 MB in 257 us against 38.4 GFLOP in 842 us), and the share of it a plan may
- * need: at 0.33 the call gained, at 0.65 it broke even, at 0.89 the tiles waited for the packers
- * (results/h100_pack_along.txt). */
+ * need: at 0.33 the call gained 4%, at 0.65 it broke even (results/h100_pack_along.txt). */
 #define ALONG_BYTES_PER_FLOP 0.0171
 #define ALONG_SHARE          0.5
 
