@@ -169,7 +169,8 @@ static __device__ void pack_spare(const gemm_pack_beside& p) {
  * just before a stream-K walk whose first wave starts every tile at k = 0 (work.whole >= the
  * slots). The walk is its programmatic dependent: it launches once every packing block has
  * started, so the packers are resident beside the tiles' blocks (a few registers, no shared
- * memory) and never wait for them; nothing can deadlock, and where launches are serialized (a
+ * memory; a tile takes the path only where that fits, sgemm_auto_configure) and never wait for
+ * them; nothing can deadlock, and where launches are serialized (a
  * sanitizer) the packing simply runs first. Its blocks pack chunks 0, 1, ... in order, each
  * adding 1 to a chunk's counter once its share is stored, so the counters reach the grid's
  * blocks in order; the walk's thread 0 waits for the chunk of each copy (gemm_tma's PACK with
