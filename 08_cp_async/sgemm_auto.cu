@@ -46,22 +46,15 @@ static const void* beside_kernel() {
     return (const void*)
         gemm_tma<128, T::BN, T::NT, T::LANES_M, T::TN, 3, T::INTERLEAVE, false, STAGED_C, true>;
 }
-/* A tile's walking kernel that waits for the packing alongside it (sgemm_plan.pack_along). */
-template <int TILE, bool STAGED_C>
+/* The 128 x 128 tiles' walking kernel that waits for the packing alongside it
+ * (sgemm_plan.pack_along). Only that tile's: the 128 x 256 walk (255 registers a thread) and the
+ * 128-thread tile's two walking blocks fill an SM's 65,536 registers, leaving no room for a
+ * packing block. */
+template <bool STAGED_C>
 static const void* along_kernel() {
-    typedef auto_tile<TILE> T;
+    typedef auto_tile<SGEMM_TILE_128x128> T;
     return (const void*)
         gemm_tma<128, T::BN, T::NT, T::LANES_M, T::TN, 3, T::INTERLEAVE, true, STAGED_C, true>;
-}
-static const void* along_kernel_of(sgemm_tile t, bool staged_c) {
-    if (t == SGEMM_TILE_128x256)
-        return staged_c ? along_kernel<SGEMM_TILE_128x256, true>()
-                        : along_kernel<SGEMM_TILE_128x256, false>();
-    if (t == SGEMM_TILE_128x128_128T)
-        return staged_c ? along_kernel<SGEMM_TILE_128x128_128T, true>()
-                        : along_kernel<SGEMM_TILE_128x128_128T, false>();
-    return staged_c ? along_kernel<SGEMM_TILE_128x128, true>()
-                    : along_kernel<SGEMM_TILE_128x128, false>();
 }
 template <int TILE, bool WALK>
 static const void* auto_async_kernel() {
@@ -352,31 +345,28 @@ void sgemm_auto_configure(void) {
         S.gpu_staged.pack_beside =
             staged > 0 && blocks_per_sm(dev, beside_kernel<true>(), nt, b) == staged;
     }
-    /* The packing alongside a walk: a block an SM, resident beside the walk's (they launch as its
-     * programmatic dependents, sm_90 as the TMA is). A tile takes it where its waiting kernels
-     * fit as its walk does, with room left on the SM for a packing block: else the walk's blocks
-     * would wait for the packers to end. An SM's split of L1 and shared memory is set by the
-     * blocks it holds, so both kernels prefer the most shared memory: a packing block, which uses
-     * none, would otherwise choose a split that leaves the walk's blocks no room. */
+    /* The packing alongside the 128 x 128 walk: a block an SM, resident beside the walk's (they
+     * launch as its programmatic dependents, sm_90 as the TMA is), where the waiting kernels fit
+     * as the walk does with room left on the SM for a packing block: else the walk's blocks would
+     * wait for the packers to end. An SM's split of L1 and shared memory is set by the blocks it
+     * holds, so both kernels prefer the most shared memory: a packing block, which uses none,
+     * would otherwise choose a split that leaves the walk's blocks no room. */
     if (S.gpu.tma) {
         const void* packer = (const void*)pack_along<PACK_ALONG_UNITS>;
+        const sgemm_tile tile = SGEMM_TILE_128x128;
+        const int nt = auto_threads(tile), bytes = tma_bytes(tile);
         CUDA_CHECK(cudaFuncSetAttribute(packer, cudaFuncAttributePreferredSharedMemoryCarveout,
                                         cudaSharedmemCarveoutMaxShared));
-        for (int t = 0; t < SGEMM_TILES; ++t) {
-            const sgemm_tile tile = (sgemm_tile)t;
-            int fits = 1;
-            for (int staged = 0; staged < 2; ++staged) {
-                const void* k = along_kernel_of(tile, staged);
-                const int n = (staged ? &S.gpu_staged : &S.gpu)->blocks_per_sm[t][SGEMM_STREAM_K];
-                CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                                cudaSharedmemCarveoutMaxShared));
-                fits = fits && n > 0 &&
-                       blocks_per_sm(dev, k, auto_threads(tile), tma_bytes(tile)) == n &&
-                       room_beside(dev, k, n, auto_threads(tile), tma_bytes(tile), packer,
-                                   PACK_ALONG_THREADS);
-            }
-            S.gpu.pack_along[t] = S.gpu_staged.pack_along[t] = fits ? S.gpu.sms : 0;
+        int fits = 1;
+        for (int staged = 0; staged < 2; ++staged) {
+            const void* k = staged ? along_kernel<true>() : along_kernel<false>();
+            const int n = (staged ? &S.gpu_staged : &S.gpu)->blocks_per_sm[tile][SGEMM_STREAM_K];
+            CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                            cudaSharedmemCarveoutMaxShared));
+            fits = fits && n > 0 && blocks_per_sm(dev, k, nt, bytes) == n &&
+                   room_beside(dev, k, n, nt, bytes, packer, PACK_ALONG_THREADS);
         }
+        S.gpu.pack_along[tile] = S.gpu_staged.pack_along[tile] = fits ? S.gpu.sms : 0;
     }
     /* non-blocking: the legacy default stream would otherwise wait for it, and it for that */
     CUDA_CHECK(cudaStreamCreateWithFlags(&S.side, cudaStreamNonBlocking));
@@ -577,10 +567,12 @@ static void run_tile(const gemm_call* c, const sgemm_plan* p, const float* A, co
             staged ? AUTO_TMA_PACKED(false, true) : AUTO_TMA_PACKED(false, false);
             return; /* a checked cudaLaunchKernelEx */
         }
-    if (p->pack_along) { /* the packing grid, then the walk as its dependent */
-        pack_along<PACK_ALONG_UNITS><<<p->pack_along, PACK_ALONG_THREADS>>>(pk);
-        CUDA_CHECK(cudaGetLastError());
-        staged ? AUTO_TMA_PACKED(true, true) : AUTO_TMA_PACKED(true, false);
+    if (p->pack_along) { /* the packing grid, then the walk as its dependent (128 x 128 alone) */
+        if constexpr (TILE == SGEMM_TILE_128x128) {
+            pack_along<PACK_ALONG_UNITS><<<p->pack_along, PACK_ALONG_THREADS>>>(pk);
+            CUDA_CHECK(cudaGetLastError());
+            staged ? AUTO_TMA_PACKED(true, true) : AUTO_TMA_PACKED(true, false);
+        }
     } else if (p->tma) {
         if (walk)
             staged ? AUTO_TMA(true, true) : AUTO_TMA(true, false);
@@ -601,10 +593,11 @@ static void run_tile(const gemm_call* c, const sgemm_plan* p, const float* A, co
     }
 }
 
-/* The packing beside the tiles (the plan's pack_spare, pack_beside.cuh): A and B into the
- * workspace as pack_operands would, by the tiles' own launch. Its counters grow by the launch's
- * blocks every call, so they are zeroed once, here, and never reset. The base is the host's
- * count, so a captured CUDA graph would replay a stale one: the path is for stream calls. */
+/* The packing beside the tiles or alongside their walk (the plan's pack_spare or pack_along,
+ * pack_beside.cuh): A and B into the workspace as pack_operands would, during the tiles. Its
+ * counters grow by the launch's blocks every call, so they are zeroed once, here, and never reset.
+ * The base is the host's count, so a captured CUDA graph would replay a stale one: the path is for
+ * stream calls. */
 static gemm_pack_beside beside_job(const gemm_call* c, const sgemm_plan* p, char* ws,
                                    const float** A, const float** B) {
     static_assert(SGEMM_PACK_CHUNK_K == TMA_BK << 3, "a chunk: 8 slices");
