@@ -572,6 +572,8 @@ static void run_tile(const gemm_call* c, const sgemm_plan* p, const float* A, co
             pack_along<PACK_ALONG_UNITS><<<p->pack_along, PACK_ALONG_THREADS>>>(pk);
             CUDA_CHECK(cudaGetLastError());
             staged ? AUTO_TMA_PACKED(true, true) : AUTO_TMA_PACKED(true, false);
+        } else {
+            die("sgemm_auto: a plan packs alongside a tile other than 128 x 128");
         }
     } else if (p->tma) {
         if (walk)
