@@ -30,7 +30,8 @@ def slice_loop(ins):
         if not m or int(m.group(1), 16) >= a:
             continue
         j = at[int(m.group(1), 16)]
-        if sum("FFMA" in t for _, t in ins[j:i + 1]) >= 2000 and (best is None or i - j < best[1] - best[0]):
+        ffmas = sum("FFMA" in t for _, t in ins[j:i + 1])
+        if ffmas >= 2000 and (best is None or i - j < best[1] - best[0]):
             best = (j, i)
     if best is None:
         sys.exit("no loop of 2,000 FFMAs")
@@ -49,7 +50,8 @@ def main():
     b = words(slice_loop(kernel(sys.argv[3], sys.argv[4])))
     same = sum(x == y for x, y in zip(a, b))
     ratio = difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
-    print(f"loop A {len(a)} instructions, B {len(b)}; identical in place {same}; matching share {ratio:.3f}")
+    print(f"loop A {len(a)} instructions, B {len(b)}; identical in place {same}; "
+          f"matching share {ratio:.3f}")
 
 
 if __name__ == "__main__":
